@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "models/analytic/core/roofline.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/error.h"
+
+namespace sim::analytic {
+
+namespace {
+TimePs ceil_ps(double seconds) {
+    return TimePs{static_cast<uint64_t>(std::ceil(seconds * static_cast<double>(kPsPerSecond)))};
+}
+}  // namespace
+
+RooflineCore::RooflineCore(const hw::HardwareParams& hw) : hw_(hw) {}
+
+std::string RooflineCore::unsupported_reason(const Op& op, const OpCost& cost) const {
+    switch (cost.unit) {
+        case ComputeUnit::Network:
+            if (hw_.nvlink_bandwidth_per_direction() <= 0) {
+                return "this hardware has no device links (nvlink.links is 0 or absent)";
+            }
+            return {};
+        case ComputeUnit::Host:
+            if (hw_.pcie_bandwidth_per_direction() <= 0) {
+                return "this hardware has no host link (pcie.lanes is 0 or absent)";
+            }
+            return {};
+        case ComputeUnit::Vector:
+        case ComputeUnit::Tensor:
+            if (cost.flops > 0 && hw_.peak_flops(cost.unit, cost.dtype) <= 0) {
+                return "this hardware has no " + to_string(cost.unit) + " rate for " +
+                       to_string(cost.dtype) + " (compute." + to_string(cost.unit) +
+                       ".flops_per_clock." + to_string(cost.dtype) + ")";
+            }
+            (void)op;
+            return {};
+    }
+    return "unknown unit";
+}
+
+RooflineTiming RooflineCore::time(const OpCost& cost) const {
+    RooflineTiming t;
+    switch (cost.unit) {
+        case ComputeUnit::Network:
+            t.roof_bandwidth = hw_.nvlink_bandwidth_per_direction();
+            t.memory_seconds = cost.wire_bytes / t.roof_bandwidth;
+            t.bound = "network";
+            break;
+        case ComputeUnit::Host:
+            t.roof_bandwidth = hw_.pcie_bandwidth_per_direction();
+            t.memory_seconds = cost.host_bytes / t.roof_bandwidth;
+            t.bound = "host";
+            break;
+        case ComputeUnit::Vector:
+        case ComputeUnit::Tensor: {
+            t.roof_flops = hw_.peak_flops(cost.unit, cost.dtype);
+            t.roof_bandwidth = hw_.hbm_bandwidth();
+            SIM_ASSERT(cost.flops == 0 || t.roof_flops > 0, "no roof for a supported op");
+            t.compute_seconds = cost.flops > 0 ? cost.flops / t.roof_flops : 0.0;
+            t.memory_seconds = cost.dram_bytes / t.roof_bandwidth;
+            t.bound = t.compute_seconds >= t.memory_seconds ? "compute" : "memory";
+            break;
+        }
+    }
+    const double busy = std::max(t.compute_seconds, t.memory_seconds);
+    const double launch = static_cast<double>(hw_.launch_overhead_ps) / kPsPerSecond;
+    // An op whose fixed overhead exceeds its work is latency-bound, not on either roof.
+    if (launch > busy) t.bound = "launch";
+    t.duration = ceil_ps(busy) + TimePs{hw_.launch_overhead_ps};
+    return t;
+}
+
+}  // namespace sim::analytic

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#include "models/analytic/analytic_model.h"
+#include "sim/registry/registry.h"
+
+namespace sim::analytic {
+
+void register_analytic(Registry& r) {
+    r.add_device({"gpu",
+                  "GPU-like accelerator: SMs with vector and tensor units, HBM, NVLink, PCIe "
+                  "(configs/hw/README.md)",
+                  [](const ConfigNode& hw, StatGroup& stats) {
+                      hw::HardwareParams::from_config(hw).publish(stats);
+                  }});
+    r.add_model({"gpu.analytic",
+                 "Roofline: max(FLOPs / peak(unit, dtype), bytes / bandwidth) + launch overhead; "
+                 "one kernel at a time, collectives and host copies on their own engines",
+                 "gpu",
+                 Fidelity::Analytic,
+                 all_op_kinds(),
+                 [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
+                     return std::make_unique<AnalyticModel>(hw::HardwareParams::from_config(ctx.hw),
+                                                            ctx.stats);
+                 }});
+}
+
+}  // namespace sim::analytic

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+#include "models/hw/hw_params.h"
+
+#include <cmath>
+
+#include "sim/core/types.h"
+#include "sim/stats/group.h"
+
+namespace sim::hw {
+
+namespace {
+
+// PCIe 3.0 and later encode 128 payload bits in 130 line bits (PCI Express Base Spec 3.0+).
+constexpr double kPcieEncodingEfficiency = 128.0 / 130.0;
+
+void read_clocks(const ConfigNode& clocks, HardwareParams& p) {
+    for (const std::string& name : clocks.keys()) {
+        double hz = 0;
+        clocks.get_quantity(name, Dimension::Frequency, hz);
+        if (hz < 1.0 || hz != std::floor(hz)) {
+            clocks.fail(name, "must be a positive whole number of hertz");
+        }
+        p.clocks_hz[name] = static_cast<uint64_t>(hz);
+    }
+    if (p.clocks_hz.empty()) clocks.fail("", "at least one clock is required");
+}
+
+void read_unit(const ConfigNode& unit,
+               const HardwareParams& p,
+               std::map<DType, UnitRate>& rates) {
+    std::string default_clock;
+    unit.require("clock", default_clock);
+    if (!p.clocks_hz.count(default_clock)) {
+        unit.fail("clock", "'" + default_clock + "' is not a clock defined under clocks:");
+    }
+    const ConfigNode table = unit.child("flops_per_clock");
+    for (const std::string& key : table.keys()) {
+        const auto dtype = parse_dtype(key);
+        if (!dtype) {
+            table.fail(key, "'" + key + "' is not a dtype; expected fp64, fp32, tf32, fp16, bf16, "
+                            "fp8 or int8");
+        }
+        UnitRate rate;
+        rate.clock = default_clock;
+        if (auto entry = table.optional_child_if_map(key)) {
+            entry->require("value", rate.flops_per_clock);
+            entry->get("clock", rate.clock);
+            if (!p.clocks_hz.count(rate.clock)) {
+                entry->fail("clock", "'" + rate.clock + "' is not a clock defined under clocks:");
+            }
+            entry->reject_unknown_keys();
+        } else {
+            table.require(key, rate.flops_per_clock);
+        }
+        if (!(rate.flops_per_clock > 0)) table.fail(key, "must be greater than 0");
+        rates[*dtype] = rate;
+    }
+    if (rates.empty()) table.fail("", "at least one dtype rate is required");
+}
+
+}  // namespace
+
+HardwareParams HardwareParams::from_config(const ConfigNode& root) {
+    HardwareParams p;
+    root.require("name", p.name);
+    root.require("device", p.device);
+
+    const ConfigNode sm = root.child("sm");
+    sm.require("count", p.sm_count);
+    if (p.sm_count == 0) sm.fail("count", "must be at least 1");
+
+    read_clocks(root.child("clocks"), p);
+
+    const ConfigNode compute = root.child("compute");
+    read_unit(compute.child("vector"), p, p.vector);
+    if (auto tensor = compute.optional_child("tensor")) {
+        read_unit(*tensor, p, p.tensor);
+        tensor->get("sparsity_speedup", p.sparsity_speedup);
+        if (!(p.sparsity_speedup >= 1.0)) tensor->fail("sparsity_speedup", "must be at least 1");
+    }
+
+    const ConfigNode hbm = root.child("hbm");
+    hbm.get_choice("generation", p.hbm.generation, {"HBM2", "HBM2e", "HBM3", "HBM3e"});
+    hbm.require("stacks", p.hbm.stacks);
+    if (p.hbm.stacks == 0) hbm.fail("stacks", "must be at least 1");
+    hbm.get("bus_width_bits", p.hbm.bus_width_bits);
+    if (p.hbm.bus_width_bits == 0) hbm.fail("bus_width_bits", "must be at least 1");
+    if (!hbm.get_quantity("pin_rate", Dimension::PinRate, p.hbm.pin_rate_bps)) {
+        hbm.fail("pin_rate", "required key is missing; expected e.g. 5.23Gbps");
+    }
+    if (!(p.hbm.pin_rate_bps > 0)) hbm.fail("pin_rate", "must be greater than 0");
+    hbm.get_size("capacity", p.hbm.capacity_bytes);
+
+    if (auto l2 = root.optional_child("l2")) l2->get_size("size", p.l2_bytes);
+
+    if (auto nv = root.optional_child("nvlink")) {
+        nv->get("generation", p.nvlink.generation);
+        nv->require("links", p.nvlink.links);
+        nv->get_quantity("link_bandwidth", Dimension::Bandwidth, p.nvlink.link_bandwidth);
+        if (p.nvlink.links > 0 && !(p.nvlink.link_bandwidth > 0)) {
+            nv->fail("link_bandwidth", "must be greater than 0 when links > 0");
+        }
+    }
+    if (auto pcie = root.optional_child("pcie")) {
+        pcie->get("generation", p.pcie.generation);
+        pcie->require("lanes", p.pcie.lanes);
+        pcie->get_quantity("lane_rate", Dimension::PinRate, p.pcie.lane_rate_bps);
+        if (p.pcie.lanes > 0 && !(p.pcie.lane_rate_bps > 0)) {
+            pcie->fail("lane_rate", "must be greater than 0 when lanes > 0");
+        }
+    }
+    if (auto power = root.optional_child("power")) {
+        power->get_quantity("tdp", Dimension::Power, p.tdp_watts);
+    }
+    if (auto runtime = root.optional_child("runtime")) {
+        runtime->get_time_ps("launch_overhead", p.launch_overhead_ps);
+    }
+    return p;
+}
+
+double HardwareParams::peak_flops(ComputeUnit unit, DType dtype) const {
+    const std::map<DType, UnitRate>* rates = nullptr;
+    if (unit == ComputeUnit::Vector) rates = &vector;
+    if (unit == ComputeUnit::Tensor) rates = &tensor;
+    if (!rates) return 0.0;
+    const auto it = rates->find(dtype);
+    if (it == rates->end()) return 0.0;
+    return static_cast<double>(sm_count) * it->second.flops_per_clock *
+           static_cast<double>(clocks_hz.at(it->second.clock));
+}
+
+double HardwareParams::hbm_bandwidth() const {
+    return static_cast<double>(hbm.stacks) * hbm.bus_width_bits * hbm.pin_rate_bps / 8.0;
+}
+
+double HardwareParams::nvlink_bandwidth_per_direction() const {
+    return static_cast<double>(nvlink.links) * nvlink.link_bandwidth / 2.0;
+}
+
+double HardwareParams::pcie_bandwidth_per_direction() const {
+    return static_cast<double>(pcie.lanes) * pcie.lane_rate_bps * kPcieEncodingEfficiency / 8.0;
+}
+
+double HardwareParams::ridge_point(ComputeUnit unit, DType dtype) const {
+    const double bw = hbm_bandwidth();
+    return bw > 0 ? peak_flops(unit, dtype) / bw : 0.0;
+}
+
+void HardwareParams::publish(StatGroup& hw) const {
+    hw.add_scalar("sm_count", "count", "streaming multiprocessors").set(sm_count);
+    StatGroup& peaks = hw.add_group("peak_flops");
+    StatGroup& ridges = hw.add_group("ridge_point");
+    StatGroup& efficiency = hw.add_group("peak_efficiency");
+    const std::pair<ComputeUnit, const std::map<DType, UnitRate>*> units[] = {
+        {ComputeUnit::Tensor, &tensor}, {ComputeUnit::Vector, &vector}};
+    for (const auto& [unit, rates] : units) {
+        if (rates->empty()) continue;
+        const std::string u = to_string(unit);
+        StatGroup& pg = peaks.add_group(u);
+        StatGroup& rg = ridges.add_group(u);
+        StatGroup* eg = tdp_watts > 0 ? &efficiency.add_group(u) : nullptr;
+        for (const auto& [dtype, rate] : *rates) {
+            const std::string d = to_string(dtype);
+            const double peak = peak_flops(unit, dtype);
+            pg.add_scalar(d, "FLOP/s", "dense peak of the " + u + " unit in " + d).set(peak);
+            rg.add_scalar(d, "FLOP/B", "ridge point: " + u + " " + d + " peak / HBM bandwidth")
+                .set(ridge_point(unit, dtype));
+            if (eg) {
+                eg->add_scalar(d, "FLOP/s/W", "peak " + u + " " + d + " FLOP/s per watt of TDP")
+                    .set(peak / tdp_watts);
+            }
+        }
+    }
+    hw.add_scalar("sparsity_speedup", "ratio", "2:4 structured-sparsity speed-up of the tensor unit")
+        .set(sparsity_speedup);
+    hw.add_scalar("hbm_bandwidth", "B/s", "peak HBM bandwidth: stacks x bus width x pin rate / 8")
+        .set(hbm_bandwidth());
+    hw.add_scalar("hbm_capacity", "B", "HBM capacity").set(static_cast<double>(hbm.capacity_bytes));
+    hw.add_scalar("hbm_stacks", "count", "active HBM stacks").set(hbm.stacks);
+    hw.add_scalar("l2_size", "B", "L2 cache size").set(static_cast<double>(l2_bytes));
+    hw.add_scalar("nvlink_bandwidth", "B/s", "NVLink bandwidth per direction")
+        .set(nvlink_bandwidth_per_direction());
+    hw.add_scalar("pcie_bandwidth", "B/s", "host-link (PCIe) bandwidth per direction")
+        .set(pcie_bandwidth_per_direction());
+    hw.add_scalar("tdp", "W", "thermal design power").set(tdp_watts);
+    hw.add_scalar("launch_overhead", "s", "per-kernel launch overhead (analytic fidelity)")
+        .set(static_cast<double>(launch_overhead_ps) / sim::kPsPerSecond);
+}
+
+}  // namespace sim::hw

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The datasheet-level description of an accelerator (configs/hw/README.md): SM count, clocks,
+// per-SM FLOP per clock per unit and dtype, HBM stacks, caches, links, power. Peaks are derived
+// from this structure rather than typed in, so a what-if (--set sm.count=144) moves them all.
+// Every model of a GPU-like device reads its machine description through this struct.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "sim/config/config_node.h"
+#include "sim/trace/op.h"
+
+namespace sim {
+class StatGroup;
+}
+
+namespace sim::hw {
+
+/// One unit's rate for one dtype: FLOP per SM per clock of a named clock.
+struct UnitRate {
+    double flops_per_clock = 0;  ///< per SM, dense; an FMA counts 2
+    std::string clock;           ///< a key of HardwareParams::clocks_hz
+};
+
+struct HbmParams {
+    std::string generation = "HBM3";  ///< HBM2, HBM2e, HBM3 or HBM3e
+    uint32_t stacks = 1;              ///< active stacks, >= 1
+    uint32_t bus_width_bits = 1024;   ///< data bus per stack, bits
+    double pin_rate_bps = 0;          ///< data rate per pin, bit/s, > 0
+    uint64_t capacity_bytes = 0;      ///< total capacity, bytes
+};
+
+struct NvlinkParams {
+    uint32_t generation = 0;
+    uint32_t links = 0;               ///< 0: no NVLink
+    double link_bandwidth = 0;        ///< per link, both directions together, B/s
+};
+
+struct PcieParams {
+    uint32_t generation = 0;
+    uint32_t lanes = 0;               ///< 0: no host link
+    double lane_rate_bps = 0;         ///< raw per lane per direction, bit/s (128b/130b applied)
+};
+
+struct HardwareParams {
+    std::string name;                          ///< free text, e.g. "NVIDIA H100 SXM5 80GB"
+    std::string device = "gpu";                ///< device kind (registry key)
+    uint32_t sm_count = 1;                     ///< streaming multiprocessors, >= 1
+    std::map<std::string, uint64_t> clocks_hz; ///< named clock domains, Hz
+    std::map<DType, UnitRate> vector;          ///< CUDA-core rates per dtype
+    std::map<DType, UnitRate> tensor;          ///< Tensor Core rates per dtype (dense)
+    double sparsity_speedup = 1.0;             ///< 2:4 structured-sparsity factor, >= 1
+    HbmParams hbm;
+    uint64_t l2_bytes = 0;                     ///< L2 cache size, bytes
+    NvlinkParams nvlink;
+    PcieParams pcie;
+    double tdp_watts = 0;                      ///< thermal design power, W; 0 if unknown
+    uint64_t launch_overhead_ps = 0;           ///< per-kernel launch overhead, ps
+
+    /// Reads the whole description from a hardware file's root; throws ConfigError naming the
+    /// file, line and key of any missing, malformed or inconsistent value.
+    static HardwareParams from_config(const ConfigNode& root);
+
+    /// Peak FLOP/s of a unit in a dtype (dense); 0 when the unit has no such rate.
+    double peak_flops(ComputeUnit unit, DType dtype) const;
+    /// Peak device-memory bandwidth, B/s: stacks × bus width × pin rate / 8.
+    double hbm_bandwidth() const;
+    /// NVLink bandwidth per direction, B/s: links × link bandwidth / 2.
+    double nvlink_bandwidth_per_direction() const;
+    /// Host-link bandwidth per direction, B/s: lanes × lane rate × 128/130 / 8.
+    double pcie_bandwidth_per_direction() const;
+    /// Ridge point (peak FLOP/s ÷ peak bandwidth), FLOP/B; 0 when the rate is absent.
+    double ridge_point(ComputeUnit unit, DType dtype) const;
+
+    /// Publishes the derived figures (peaks, bandwidths, ridge points) under hw.
+    void publish(StatGroup& hw) const;
+};
+
+}  // namespace sim::hw

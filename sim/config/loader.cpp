@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "sim/config/loader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace sim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kMaxExtendsDepth = 16;
+
+struct LoadedTree {
+    YAML::Node root;
+    std::vector<std::pair<std::string, std::string>> sources;  // (key path, file)
+};
+
+YAML::Node parse_yaml(const std::string& text, const std::string& label) {
+    try {
+        return YAML::Load(text);
+    } catch (const YAML::Exception& e) {
+        SourceLocation where{label, e.mark.is_null() ? 0 : e.mark.line + 1,
+                             e.mark.is_null() ? 0 : e.mark.column + 1};
+        throw ConfigError(where, "", "malformed YAML: " + e.msg);
+    }
+}
+
+std::string read_file(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw ConfigError({path, 0, 0}, "", "file not found");
+    if (fs::is_directory(path, ec)) {
+        throw ConfigError({path, 0, 0}, "", "is a directory; expected a YAML file");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ConfigError({path, 0, 0}, "", "cannot be opened for reading");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string join(const std::string& base, const std::string& key) {
+    return base.empty() ? key : base + "." + key;
+}
+
+// Child keys replace parent keys; maps present on both sides merge recursively.
+void merge_into(YAML::Node target,
+                const YAML::Node& overlay,
+                const std::string& path,
+                const std::string& file,
+                std::vector<std::pair<std::string, std::string>>& sources) {
+    for (const auto& kv : overlay) {
+        const std::string key = kv.first.Scalar();
+        const std::string child_path = join(path, key);
+        YAML::Node existing = target[key];
+        if (existing.IsMap() && kv.second.IsMap()) {
+            merge_into(existing, kv.second, child_path, file, sources);
+        } else {
+            target[key] = YAML::Clone(kv.second);
+            sources.emplace_back(child_path, file);
+        }
+    }
+}
+
+LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int depth) {
+    const std::string text = read_file(path);
+    YAML::Node root = parse_yaml(text, path);
+    if (!root.IsMap()) {
+        throw ConfigError({path, 1, 1}, "", "expected a YAML map at the top of the file");
+    }
+    const YAML::Node& const_root = root;
+    const YAML::Node extends = const_root["extends"];
+    if (!extends.IsDefined()) return LoadedTree{root, {{"", path}}};
+
+    const SourceLocation at{path, extends.Mark().line + 1, extends.Mark().column + 1};
+    if (!extends.IsScalar()) throw ConfigError(at, "extends", "expected a file path");
+    if (depth >= kMaxExtendsDepth) throw ConfigError(at, "extends", "extends chain is too deep");
+    const std::string parent_path =
+        (fs::path(path).parent_path() / extends.Scalar()).lexically_normal().string();
+    std::error_code ec;
+    const std::string canonical = fs::weakly_canonical(parent_path, ec).string();
+    if (chain.count(canonical)) {
+        throw ConfigError(at, "extends", "'" + extends.Scalar() + "' forms a cycle of extends");
+    }
+    if (!fs::exists(parent_path, ec)) {
+        throw ConfigError(at, "extends", "'" + extends.Scalar() + "' not found (looked for " +
+                                             parent_path + ")");
+    }
+    chain.insert(canonical);
+    LoadedTree parent = load_tree(parent_path, chain, depth + 1);
+    root.remove("extends");
+    merge_into(parent.root, root, "", path, parent.sources);
+    return parent;
+}
+
+}  // namespace
+
+std::shared_ptr<ConfigDocument> load_config(const std::string& path,
+                                            const std::vector<std::string>& overrides) {
+    std::set<std::string> chain;
+    std::error_code ec;
+    chain.insert(fs::weakly_canonical(path, ec).string());
+    LoadedTree tree = load_tree(path, chain, 0);
+    auto doc = std::make_shared<ConfigDocument>(tree.root, path);
+    for (const auto& [key_path, file] : tree.sources) doc->set_source(key_path, file);
+    doc->mark_known("extends");
+    for (const std::string& o : overrides) apply_override(*doc, o);
+    return doc;
+}
+
+std::shared_ptr<ConfigDocument> parse_config_text(const std::string& text,
+                                                  const std::string& label) {
+    YAML::Node root = parse_yaml(text, label);
+    if (!root.IsMap()) throw ConfigError({label, 1, 1}, "", "expected a YAML map at the top");
+    return std::make_shared<ConfigDocument>(root, label);
+}
+
+void apply_override(ConfigDocument& doc, const std::string& assignment) {
+    const std::string label = "--set " + assignment;
+    const size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        throw ConfigError({label, 0, 0}, "", "expected key.path=value");
+    }
+    const std::string key_path = assignment.substr(0, eq);
+    std::vector<std::string> parts;
+    std::stringstream ss(key_path);
+    for (std::string part; std::getline(ss, part, '.');) {
+        if (part.empty()) throw ConfigError({label, 0, 0}, key_path, "empty component in key path");
+        parts.push_back(part);
+    }
+    if (key_path.back() == '.') {
+        throw ConfigError({label, 0, 0}, key_path, "empty component in key path");
+    }
+    const YAML::Node value = parse_yaml(assignment.substr(eq + 1), label);
+
+    YAML::Node node;
+    node.reset(doc.mutable_root());
+    std::string walked;
+    for (size_t i = 0; i + 1 < parts.size(); ++i) {
+        walked = join(walked, parts[i]);
+        // yaml-cpp's Node::operator= writes through to the referenced node; reset() rebinds.
+        YAML::Node next;
+        next.reset(node[parts[i]]);
+        if (!next.IsDefined() || next.IsNull()) {
+            node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+            next.reset(node[parts[i]]);
+        } else if (!next.IsMap()) {
+            throw ConfigError({label, 0, 0}, walked,
+                              "is not a map, so it has no key '" + parts[i + 1] + "'");
+        }
+        node.reset(next);
+    }
+    node[parts.back()] = value;
+    doc.set_source(key_path, label);
+}
+
+std::string dump_config(const ConfigDocument& doc) {
+    YAML::Emitter out;
+    out << doc.root();
+    return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace sim

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Reads a YAML config file into a ConfigDocument: resolves `extends:` (a preset this file
+// starts from, path relative to the including file, merged key by key with this file winning),
+// then applies command-line overrides (`--set a.b.c=value`, later ones winning). Each subtree
+// remembers the file it came from, so errors point at the right file and line.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_node.h"
+
+namespace sim {
+
+/// Loads path (with its extends chain) and applies overrides ("a.b.c=value", value in YAML
+/// syntax). Throws ConfigError for a missing file, malformed YAML, a cycle in extends, a root
+/// that is not a map, or a malformed override.
+std::shared_ptr<ConfigDocument> load_config(const std::string& path,
+                                            const std::vector<std::string>& overrides = {});
+
+/// Parses YAML text (for tests and inline configs); `label` stands in for the file name.
+std::shared_ptr<ConfigDocument> parse_config_text(const std::string& text,
+                                                  const std::string& label);
+
+/// Applies one "a.b.c=value" override to a document.
+void apply_override(ConfigDocument& doc, const std::string& assignment);
+
+/// The document as YAML text (extends resolved, overrides applied), for resolved_config.yaml.
+std::string dump_config(const ConfigDocument& doc);
+
+}  // namespace sim

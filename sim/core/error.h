@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The two exception types of wallsim (STYLE.md 8.2): ConfigError is the user's fault (bad
+// file, key, value; main reports it in one line and exits 2), SimBug is ours (an internal
+// invariant broke; main exits 1). Library code throws; only main exits.
+#pragma once
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace sim {
+
+/// Where a configuration value came from: a file position, or a command-line override.
+struct SourceLocation {
+    std::string file;  ///< file path, or "--set" for command-line overrides
+    int line = 0;      ///< 1-based; 0 when unknown
+    int column = 0;    ///< 1-based; 0 when unknown
+
+    /// "file:line:col", "file:line" or "file", whichever parts are known.
+    std::string to_string() const;
+};
+
+/// Bad user input: "<file>:<line>:<col>: <key>: <message>".
+class ConfigError : public std::runtime_error {
+public:
+    ConfigError(const SourceLocation& where, const std::string& key, const std::string& message);
+    const SourceLocation& where() const { return where_; }
+    const std::string& key() const { return key_; }
+    const std::string& message() const { return message_; }
+
+private:
+    SourceLocation where_;
+    std::string key_;
+    std::string message_;
+};
+
+/// A broken internal invariant: a bug in wallsim, never the user's input.
+class SimBug : public std::logic_error {
+public:
+    using std::logic_error::logic_error;
+};
+
+/// Throws SimBug with file:line when cond is false. Kept in release builds.
+#define SIM_ASSERT(cond, msg)                                                                 \
+    do {                                                                                      \
+        if (!(cond)) {                                                                        \
+            std::ostringstream sim_assert_os_;                                                \
+            sim_assert_os_ << __FILE__ << ':' << __LINE__ << ": assertion '" #cond "' failed: " \
+                           << msg;                                                            \
+            throw ::sim::SimBug(sim_assert_os_.str());                                        \
+        }                                                                                     \
+    } while (false)
+
+}  // namespace sim

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// wallsim: the command-line entry point. Library code throws; only this file exits.
+// Exit codes: 0 success, 2 bad input (config, trace, command line), 1 internal error.
+#include <boost/program_options.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <systemc>
+
+#include "sim/config/loader.h"
+#include "sim/engine/run.h"
+#include "sim/registry/registry.h"
+#include "sim/trace/op_cost.h"
+#include "sim/trace/trace_parser.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitInternal = 1;
+
+const char* const kUsage =
+    "usage: wallsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run --hw FILE --trace FILE --out DIR [--set key=value]... [--fidelity F] [--seed N]\n"
+    "                          simulate a trace on a hardware config\n"
+    "  list                    list devices, timing models and operator kinds\n"
+    "  validate-config FILE [--set key=value]...\n"
+    "                          check a hardware config and print its derived figures\n"
+    "  validate-trace FILE     check an operator trace and print its totals\n"
+    "\n"
+    "Run 'wallsim <command> --help' for the options of a command.\n";
+
+// A message must stay on one line, whatever a library put in it.
+std::string one_line(std::string s) {
+    for (char& c : s) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
+    return s;
+}
+
+bool wants_help(const std::vector<std::string>& args) {
+    for (const auto& a : args) {
+        if (a == "--help" || a == "-h") return true;
+    }
+    return false;
+}
+
+po::variables_map parse(const std::vector<std::string>& args,
+                        const po::options_description& opts,
+                        const po::positional_options_description* positional = nullptr) {
+    po::variables_map vm;
+    po::command_line_parser parser(args);
+    parser.options(opts);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    po::notify(vm);
+    return vm;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+    sim::RunOptions o;
+    po::options_description opts("wallsim run options");
+    opts.add_options()("help,h", "show this help")(
+        "hw", po::value(&o.hw_file)->required(), "hardware config (configs/hw/*.yaml)")(
+        "trace", po::value(&o.trace_file)->required(), "operator trace (.yaml or .jsonl)")(
+        "out", po::value(&o.out_dir)->required(), "output directory (replaced atomically)")(
+        "set", po::value(&o.overrides)->composing(), "override a config key: a.b.c=value (repeatable)")(
+        "fidelity", po::value(&o.fidelity)->default_value("auto"),
+        "auto, analytic, sampled or cycle (auto: the most detailed model available per op)")(
+        "seed", po::value(&o.seed)->default_value(1), "random seed (same inputs + seed = same stats)")(
+        "log-level", po::value(&o.log_level)->default_value("warn"),
+        "trace, debug, info, warn, error or off")(
+        "log", po::value(&o.log_levels)->composing(), "per-logger level: name=level (repeatable)")(
+        "no-progress", "never draw the progress bar");
+    if (wants_help(args)) {
+        std::cout << opts;
+        return 0;
+    }
+    const po::variables_map vm = parse(args, opts);
+    o.progress = vm.count("no-progress") == 0;
+
+    sim::Registry registry;
+    sim::register_all(registry);
+    const sim::RunSummary s = sim::run_simulation(registry, o);
+    std::cerr << "wallsim: " << s.ops << " operators, simulated " << s.sim_seconds * 1e3
+              << " ms; results in " << s.out_dir << "\n";
+    return 0;
+}
+
+int cmd_list() {
+    sim::Registry registry;
+    sim::register_all(registry);
+    registry.print(std::cout);
+    return 0;
+}
+
+int cmd_validate_config(const std::vector<std::string>& args) {
+    std::string file;
+    std::vector<std::string> overrides;
+    po::options_description opts("wallsim validate-config options");
+    opts.add_options()("help,h", "show this help")("file", po::value(&file)->required(), "hardware config")(
+        "set", po::value(&overrides)->composing(), "override a config key: a.b.c=value");
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    if (wants_help(args)) {
+        std::cout << opts;
+        return 0;
+    }
+    parse(args, opts, &pos);
+    sim::Registry registry;
+    sim::register_all(registry);
+    sim::StatGroup stats(nullptr, "");
+    sim::Logging logging(spdlog::level::warn, [] { return sim::TimePs{0}; });
+    const sim::HardwareSetup setup(registry, file, overrides, stats, logging, 1);
+    std::cout << file << ": ok (" << setup.name() << ", device " << setup.device() << ")\n";
+    std::string text;
+    if (sim::StatGroup* hw = stats.find_group("hw")) hw->to_text(text);
+    std::cout << text;
+    return 0;
+}
+
+int cmd_validate_trace(const std::vector<std::string>& args) {
+    std::string file;
+    po::options_description opts("wallsim validate-trace options");
+    opts.add_options()("help,h", "show this help")("file", po::value(&file)->required(), "operator trace");
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    if (wants_help(args)) {
+        std::cout << opts;
+        return 0;
+    }
+    parse(args, opts, &pos);
+    const sim::Trace trace = sim::parse_trace_file(file);
+    double flops = 0, bytes = 0, wire = 0;
+    for (const sim::Op& op : trace.ops) {
+        const sim::OpCost c = sim::cost_of(op);
+        flops += c.flops;
+        bytes += c.dram_bytes;
+        wire += c.wire_bytes;
+    }
+    std::cout << file << ": ok (" << trace.name << ": " << trace.ops.size() << " operators on "
+              << trace.stream_count() << " stream(s); " << flops << " FLOP, " << bytes
+              << " B minimum device-memory traffic, " << wire << " B on links)\n";
+    return 0;
+}
+
+int dispatch(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return kExitBadInput;
+    }
+    const std::string command = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "wallsim " << WALLSIM_VERSION << "\n";
+        return 0;
+    }
+    if (command == "run") return cmd_run(args);
+    if (command == "list") return cmd_list();
+    if (command == "validate-config") return cmd_validate_config(args);
+    if (command == "validate-trace") return cmd_validate_trace(args);
+    std::cerr << "wallsim: error: unknown command '" << command
+              << "'; expected run, list, validate-config or validate-trace\n";
+    return kExitBadInput;
+}
+
+}  // namespace
+
+// Entered through sc_elab_and_sim, SystemC's documented way to run with a main of one's own.
+int sc_main(int argc, char** argv) {
+    try {
+        sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+        return dispatch(argc, argv);
+    } catch (const sim::ConfigError& e) {
+        std::cerr << "wallsim: error: " << one_line(e.what()) << "\n";
+        return kExitBadInput;
+    } catch (const po::error& e) {
+        std::cerr << "wallsim: error: " << one_line(e.what()) << " (see --help)\n";
+        return kExitBadInput;
+    } catch (const sim::SimBug& e) {
+        std::cerr << "wallsim: internal error (a bug, please report): " << one_line(e.what()) << "\n";
+        return kExitInternal;
+    } catch (const std::exception& e) {
+        std::cerr << "wallsim: internal error: " << one_line(e.what()) << "\n";
+        return kExitInternal;
+    }
+}
+
+int main(int argc, char** argv) {
+    // SystemC prints a banner when its kernel starts unless told not to; stdout is for results.
+    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+#include "sim/engine/run.h"
+
+#include <algorithm>
+#include <map>
+
+#include "sim/config/loader.h"
+#include "sim/engine/ops_csv.h"
+#include "sim/engine/output_dir.h"
+#include "sim/engine/progress.h"
+#include "sim/engine/trace_driver.h"
+#include "sim/trace/trace_parser.h"
+
+namespace sim {
+
+namespace {
+
+std::string model_group_name(const std::string& model_name) {
+    std::string s = model_name;
+    std::replace(s.begin(), s.end(), '.', '_');
+    return s;
+}
+
+int fidelity_rank(Fidelity f) {
+    // auto prefers the most detailed model; sampled decides by itself when to go cycle-level.
+    switch (f) {
+        case Fidelity::Sampled: return 0;
+        case Fidelity::Cycle: return 1;
+        case Fidelity::Analytic: return 2;
+    }
+    return 3;
+}
+
+// Per-run aggregates derived from the per-op results (after the simulation, off the hot path).
+void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpResult>& results) {
+    TimePs end{0};
+    double flops = 0, dram = 0, wire = 0, host = 0;
+    Distribution& op_time = run.add_distribution("op_time", "s", "duration of one operator");
+    Distribution& intensity = run.add_distribution(
+        "op_intensity", "FLOP/B", "arithmetic intensity of operators that touch device memory");
+    struct Slice {
+        uint64_t ops = 0;
+        double seconds = 0, flops = 0, bytes = 0;
+    };
+    std::map<std::string, Slice> by_kind, by_bound;
+    for (size_t i = 0; i < results.size(); ++i) {
+        const OpResult& r = results[i];
+        end = std::max(end, r.end);
+        flops += r.cost.flops;
+        dram += r.cost.dram_bytes;
+        wire += r.cost.wire_bytes;
+        host += r.cost.host_bytes;
+        const double seconds = to_seconds(r.end - r.start);
+        op_time.sample(seconds);
+        if (r.cost.dram_bytes > 0 && r.cost.unit != ComputeUnit::Network) {
+            intensity.sample(r.cost.intensity());
+        }
+        for (auto* slice : {&by_kind[to_string(trace.ops[i].kind)], &by_bound[r.bound]}) {
+            ++slice->ops;
+            slice->seconds += seconds;
+            slice->flops += r.cost.flops;
+            slice->bytes += r.cost.dram_bytes;
+        }
+    }
+    const double sim_seconds = to_seconds(end);
+    run.add_scalar("sim_time", "s", "simulated time until the last operator finished").set(sim_seconds);
+    run.add_counter("ops", "count", "operators executed") += results.size();
+    run.add_scalar("flops", "FLOP", "floating-point operations of all operators").set(flops);
+    run.add_scalar("dram_bytes", "B", "device-memory bytes of all operators").set(dram);
+    run.add_scalar("wire_bytes", "B", "bytes each device sent on its links").set(wire);
+    run.add_scalar("host_bytes", "B", "bytes over the host link").set(host);
+    run.add_scalar("achieved_flops", "FLOP/s", "all FLOPs / simulated time")
+        .set(sim_seconds > 0 ? flops / sim_seconds : 0.0);
+    run.add_scalar("achieved_bandwidth", "B/s", "all device-memory bytes / simulated time")
+        .set(sim_seconds > 0 ? dram / sim_seconds : 0.0);
+
+    const auto publish_slices = [&](StatGroup& g, const std::map<std::string, Slice>& slices,
+                                    const std::string& what) {
+        double total = 0;
+        for (const auto& [name, s] : slices) total += s.seconds;
+        for (const auto& [name, s] : slices) {
+            StatGroup& k = g.add_group(name);
+            k.add_counter("ops", "count", "operators " + what + " " + name) += s.ops;
+            k.add_scalar("time", "s", "summed operator time " + what + " " + name).set(s.seconds);
+            k.add_scalar("time_share", "ratio", "share of summed operator time " + what + " " + name)
+                .set(total > 0 ? s.seconds / total : 0.0);
+            k.add_scalar("flops", "FLOP", "FLOPs " + what + " " + name).set(s.flops);
+            k.add_scalar("dram_bytes", "B", "device-memory bytes " + what + " " + name).set(s.bytes);
+        }
+    };
+    publish_slices(run.add_group("by_kind"), by_kind, "of kind");
+    publish_slices(run.add_group("by_bound"), by_bound, "bound by");
+}
+
+std::string resolved_config_text(const ConfigDocument& doc, const RunOptions& o) {
+    std::string header = "# Resolved hardware configuration written by wallsim (extends and --set applied).\n";
+    header += "# hw: " + o.hw_file + "\n# trace: " + o.trace_file + "\n# fidelity: " + o.fidelity +
+              "\n# seed: " + std::to_string(o.seed) + "\n";
+    for (const auto& s : o.overrides) header += "# --set " + s + "\n";
+    return header + dump_config(doc);
+}
+
+}  // namespace
+
+HardwareSetup::HardwareSetup(const Registry& registry,
+                             const std::string& hw_file,
+                             const std::vector<std::string>& overrides,
+                             StatGroup& stats_root,
+                             Logging& logging,
+                             uint64_t seed)
+    : doc_(load_config(hw_file, overrides)), logging_(logging) {
+    const ConfigNode root = ConfigNode::root_of(doc_);
+    root.require("device", device_);
+    const DeviceEntry* device = registry.find_device(device_);
+    if (!device) {
+        std::string list;
+        for (const auto& d : registry.devices()) list += (list.empty() ? "" : ", ") + d.kind;
+        root.fail("device", "'" + device_ + "' is not a registered device; expected one of: " + list);
+    }
+    root.get("name", name_);
+    device->describe(root, stats_root.add_group("hw"));
+    StatGroup& model_stats = stats_root.add_group("models");
+    for (const ModelEntry* entry : registry.models_for(device_)) {
+        StatGroup& g = model_stats.add_group(model_group_name(entry->name));
+        models_.emplace_back(entry, entry->factory(ModelContext{root, g, logging, seed}));
+    }
+    root.reject_unknown_keys_recursive();
+}
+
+OpModel& HardwareSetup::choose(const Op& op, std::optional<Fidelity> requested) {
+    OpModel* best = nullptr;
+    const ModelEntry* best_entry = nullptr;
+    OpModel* analytic = nullptr;
+    std::string reason;
+    for (auto& [entry, model] : models_) {
+        if (std::find(entry->kinds.begin(), entry->kinds.end(), op.kind) == entry->kinds.end()) continue;
+        if (!model->supports(op)) {
+            reason = model->why_unsupported(op);
+            continue;
+        }
+        if (entry->fidelity == Fidelity::Analytic && !analytic) analytic = model.get();
+        const bool wanted = requested ? entry->fidelity == *requested : true;
+        if (wanted && (!best_entry || fidelity_rank(entry->fidelity) < fidelity_rank(best_entry->fidelity))) {
+            best = model.get();
+            best_entry = entry;
+        }
+    }
+    if (best) return *best;
+    if (analytic) {
+        const std::string key = to_string(op.kind);
+        if (std::find(warned_.begin(), warned_.end(), key) == warned_.end()) {
+            warned_.push_back(key);
+            logging_.get("engine")->warn(
+                "no {} model runs '{}' ops on device '{}' yet; using analytic (see ops.csv fidelity)",
+                to_string(*requested), key, device_);
+        }
+        return *analytic;
+    }
+    throw ConfigError(op.where, "kind",
+                      "no model can run this " + to_string(op.kind) + " operator on device '" +
+                          device_ + "'" + (reason.empty() ? "" : ": " + reason));
+}
+
+RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
+    std::optional<Fidelity> requested;
+    if (options.fidelity != "auto") {
+        requested = parse_fidelity(options.fidelity);
+        if (!requested) {
+            throw ConfigError({"--fidelity", 0, 0}, "--fidelity",
+                              "'" + options.fidelity + "' is not one of: auto, analytic, sampled, cycle");
+        }
+    }
+    spdlog::level::level_enum level;
+    try {
+        level = Logging::parse_level(options.log_level);
+    } catch (const std::invalid_argument& e) {
+        throw ConfigError({"--log-level", 0, 0}, "--log-level", e.what());
+    }
+    Logging logging(level, [] { return TimePs{sc_core::sc_time_stamp().value()}; });
+    for (const std::string& spec : options.log_levels) {
+        const size_t eq = spec.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw ConfigError({"--log", 0, 0}, "--log", "'" + spec + "': expected logger=level");
+        }
+        try {
+            logging.set_level(spec.substr(0, eq), Logging::parse_level(spec.substr(eq + 1)));
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError({"--log", 0, 0}, "--log", e.what());
+        }
+    }
+
+    // Validate all inputs before the output directory is touched.
+    StatGroup stats(nullptr, "");
+    HardwareSetup setup(registry, options.hw_file, options.overrides, stats, logging, options.seed);
+    const Trace trace = parse_trace_file(options.trace_file);
+    std::vector<OpModel*> models;
+    models.reserve(trace.ops.size());
+    for (const Op& op : trace.ops) models.push_back(&setup.choose(op, requested));
+    OutputDir out(options.out_dir);
+
+    auto engine_log = logging.get("engine");
+    engine_log->info("{}: {} operators on {} stream(s), hardware '{}'", trace.name, trace.ops.size(),
+                     trace.stream_count(), setup.name());
+    ProgressBar progress(trace.ops.size(), options.progress);
+    TraceDriver driver("driver", trace, models, [&progress](uint64_t done) {
+        progress.update(done, sc_core::sc_time_stamp().to_seconds());
+    });
+    sc_core::sc_start();
+    progress.finish();
+    SIM_ASSERT(driver.finished(), "the simulation stopped with operators still waiting");
+
+    publish_run_stats(stats.add_group("run"), trace, driver.results());
+    Json json;
+    json["meta"] = {{"wallsim_version", WALLSIM_VERSION},
+                    {"hw_name", setup.name()},
+                    {"hw_file", options.hw_file},
+                    {"device", setup.device()},
+                    {"trace_name", trace.name},
+                    {"trace_file", options.trace_file},
+                    {"fidelity", options.fidelity},
+                    {"seed", options.seed},
+                    {"overrides", options.overrides}};
+    const Json stats_json = stats.to_json();
+    for (const auto& [key, value] : stats_json.items()) json[key] = value;
+    std::string stats_txt;
+    stats.to_text(stats_txt);
+
+    out.write("stats.json", json.dump(2) + "\n");
+    out.write("stats.txt", stats_txt);
+    out.write("ops.csv", format_ops_csv(trace, driver.results()));
+    out.write("resolved_config.yaml", resolved_config_text(setup.document(), options));
+    out.commit();
+
+    RunSummary summary;
+    summary.sim_seconds = to_seconds(std::max_element(driver.results().begin(), driver.results().end(),
+                                                      [](const OpResult& a, const OpResult& b) {
+                                                          return a.end < b.end;
+                                                      })->end);
+    summary.ops = trace.ops.size();
+    summary.out_dir = options.out_dir;
+    return summary;
+}
+
+}  // namespace sim

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// The run driver: hardware config -> models -> trace -> SystemC elaboration -> sc_start ->
+// stats.json, stats.txt, ops.csv and resolved_config.yaml written atomically into --out.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/config/config_node.h"
+#include "sim/log/log.h"
+#include "sim/registry/registry.h"
+#include "sim/stats/group.h"
+
+namespace sim {
+
+struct RunOptions {
+    std::string hw_file;                     ///< --hw
+    std::vector<std::string> overrides;      ///< --set a.b=c, in order
+    std::string trace_file;                  ///< --trace
+    std::string out_dir;                     ///< --out
+    std::string fidelity = "auto";           ///< auto, analytic, sampled or cycle
+    uint64_t seed = 1;                       ///< --seed
+    std::string log_level = "warn";          ///< default level of every logger
+    std::vector<std::string> log_levels;     ///< name=level per logger
+    bool progress = true;                    ///< progress bar on a terminal
+};
+
+/// A hardware file turned into its models: loads the config (extends, overrides), publishes
+/// the device's derived figures under "hw", builds every model registered for the device
+/// (each reads its params), then rejects any key no model asked for.
+class HardwareSetup {
+public:
+    HardwareSetup(const Registry& registry,
+                  const std::string& hw_file,
+                  const std::vector<std::string>& overrides,
+                  StatGroup& stats_root,
+                  Logging& logging,
+                  uint64_t seed);
+
+    const ConfigDocument& document() const { return *doc_; }
+    const std::string& device() const { return device_; }
+    const std::string& name() const { return name_; }
+
+    /// The model that runs op at the requested fidelity (nullopt: the most detailed one
+    /// available), falling back to analytic with a warning; throws ConfigError at the op's
+    /// trace line when no model can run it.
+    OpModel& choose(const Op& op, std::optional<Fidelity> requested);
+
+private:
+    std::shared_ptr<ConfigDocument> doc_;
+    std::string device_;
+    std::string name_;
+    Logging& logging_;
+    std::vector<std::pair<const ModelEntry*, std::unique_ptr<OpModel>>> models_;
+    std::vector<std::string> warned_;
+};
+
+struct RunSummary {
+    double sim_seconds = 0;
+    uint64_t ops = 0;
+    std::string out_dir;
+};
+
+/// Runs one simulation; throws ConfigError on bad input (nothing is left in out_dir then).
+RunSummary run_simulation(const Registry& registry, const RunOptions& options);
+
+}  // namespace sim

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include "sim/engine/trace_driver.h"
+
+#include "sim/core/error.h"
+
+namespace sim {
+
+TraceDriver::TraceDriver(sc_core::sc_module_name name,
+                         const Trace& trace,
+                         std::vector<OpModel*> models,
+                         std::function<void(uint64_t)> on_done)
+    : sc_core::sc_module(name),
+      trace_(trace),
+      models_(std::move(models)),
+      on_done_(std::move(on_done)),
+      results_(trace.ops.size()),
+      done_(trace.ops.size(), false),
+      event_of_(trace.ops.size(), -1) {
+    SIM_ASSERT(models_.size() == trace_.ops.size(), "one model per op");
+    stream_ops_.resize(trace_.stream_count());
+    for (const Op& op : trace_.ops) {
+        stream_ops_[op.stream].push_back(op.index);
+        for (size_t dep : op.after) {
+            if (event_of_[dep] < 0) {
+                event_of_[dep] = static_cast<int64_t>(events_.size());
+                events_.push_back(std::make_unique<sc_core::sc_event>());
+            }
+        }
+    }
+    for (uint32_t s = 0; s < stream_ops_.size(); ++s) {
+        if (stream_ops_[s].empty()) continue;
+        sc_core::sc_spawn_options opts;
+        sc_core::sc_spawn([this, s] { run_stream(s); }, ("stream" + std::to_string(s)).c_str(), &opts);
+    }
+}
+
+void TraceDriver::run_stream(uint32_t stream) {
+    for (size_t index : stream_ops_[stream]) {
+        const Op& op = trace_.ops[index];
+        for (size_t dep : op.after) {
+            while (!done_[dep]) sc_core::wait(*events_[static_cast<size_t>(event_of_[dep])]);
+        }
+        results_[index] = models_[index]->execute(op);
+        SIM_ASSERT(results_[index].end >= results_[index].start, "op ends before it starts");
+        done_[index] = true;
+        if (event_of_[index] >= 0) events_[static_cast<size_t>(event_of_[index])]->notify(sc_core::SC_ZERO_TIME);
+        ++completed_;
+        if (on_done_) on_done_(completed_);
+    }
+}
+
+}  // namespace sim

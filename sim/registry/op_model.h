@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The contract between the engine and a timing model: an OpModel executes operators of the
+// kinds it supports on one device, at one fidelity level. The engine calls execute() from a
+// SystemC thread; the model advances simulated time (wait) until the operator completes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sim/core/types.h"
+#include "sim/trace/op.h"
+#include "sim/trace/op_cost.h"
+
+namespace sim {
+
+class ConfigNode;
+class StatGroup;
+class Logging;
+
+enum class Fidelity {
+    Analytic,  ///< Roofline: max(FLOPs / peak, bytes / bandwidth) + launch overhead
+    Sampled,   ///< cycle-level until steady, then extrapolated
+    Cycle,     ///< everything simulated
+};
+std::string to_string(Fidelity f);
+std::optional<Fidelity> parse_fidelity(const std::string& s);
+
+/// What executing one operator produced.
+struct OpResult {
+    TimePs start;                 ///< when the operator began (after its dependencies)
+    TimePs end;                   ///< when it completed
+    OpCost cost;                  ///< FLOPs and bytes the model counted
+    double roof_flops = 0;        ///< peak FLOP/s of the unit and dtype it ran on; 0 if none
+    double roof_bandwidth = 0;    ///< peak B/s of the memory or link its bytes crossed
+    std::string bound;            ///< compute, memory, network, host or launch
+    Fidelity fidelity = Fidelity::Analytic;
+    std::string model;            ///< registry name of the model that ran it
+};
+
+class OpModel {
+public:
+    virtual ~OpModel() = default;
+    /// Whether this model can run op (its kind, dtype on this hardware).
+    virtual bool supports(const Op& op) const = 0;
+    /// Explains why op is unsupported (for the error message).
+    virtual std::string why_unsupported(const Op& op) const = 0;
+    /// Runs op from the current simulated time; must be called from a SystemC thread.
+    virtual OpResult execute(const Op& op) = 0;
+};
+
+/// Everything a model factory may use to build itself. Models read their params from hw
+/// (every key they read becomes known; unread keys are reported as unknown).
+struct ModelContext {
+    const ConfigNode& hw;       ///< the root of the hardware config
+    StatGroup& stats;           ///< the model's own stats group
+    Logging& logging;           ///< named loggers with a simulated-time prefix
+    uint64_t seed;              ///< the run's random seed
+};
+
+using ModelFactory = std::function<std::unique_ptr<OpModel>(const ModelContext&)>;
+
+}  // namespace sim

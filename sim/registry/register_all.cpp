@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+// The one list of everything wallsim can simulate. Adding a model is a folder under models/
+// plus one line here.
+#include "models/analytic/analytic_model.h"
+#include "sim/registry/registry.h"
+
+namespace sim {
+
+void register_all(Registry& r) {
+    analytic::register_analytic(r);
+}
+
+}  // namespace sim

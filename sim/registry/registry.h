@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// The component registry (STYLE.md 8.4): device kinds (what a hardware file's `device:` may
+// say) and timing models (which op kinds they run, on which devices, at which fidelity).
+// Registration is explicit (register_all.cpp); names are exact-match keys and duplicates are
+// rejected. `wallsim list` prints it.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/registry/op_model.h"
+
+namespace sim {
+
+/// Reads and validates a device's description (name, peaks, memory) and publishes its
+/// derived figures (peaks, bandwidth, ridge points) into stats.
+using DeviceDescriber = std::function<void(const ConfigNode& hw, StatGroup& stats)>;
+
+struct DeviceEntry {
+    std::string kind;         ///< the value of `device:` in a hardware file
+    std::string description;
+    DeviceDescriber describe;
+};
+
+struct ModelEntry {
+    std::string name;                  ///< unique registry key, e.g. "gpu.analytic"
+    std::string description;
+    std::string device;                ///< the device kind it models
+    Fidelity fidelity = Fidelity::Analytic;
+    std::vector<OpKind> kinds;         ///< op kinds it can run
+    ModelFactory factory;
+};
+
+class Registry {
+public:
+    /// Throws SimBug on a duplicate kind.
+    void add_device(DeviceEntry entry);
+    /// Throws SimBug on a duplicate name or an unregistered device.
+    void add_model(ModelEntry entry);
+
+    const std::vector<DeviceEntry>& devices() const { return devices_; }
+    const std::vector<ModelEntry>& models() const { return models_; }
+    const DeviceEntry* find_device(const std::string& kind) const;
+    /// Models of a device, in registration order.
+    std::vector<const ModelEntry*> models_for(const std::string& device) const;
+
+    /// Human-readable listing for `wallsim list`.
+    void print(std::ostream& os) const;
+
+private:
+    std::vector<DeviceEntry> devices_;
+    std::vector<ModelEntry> models_;
+};
+
+/// Registers every device and model wallsim ships (sim/registry/register_all.cpp).
+void register_all(Registry& r);
+
+}  // namespace sim

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// One operator of an operator trace (traces/README.md is the specification): its kind, the
+// parameters of that kind, its stream and dependencies. Pure data; no timing knowledge.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/core/error.h"
+
+namespace sim {
+
+enum class OpKind {
+    Gemm,
+    Conv2d,
+    Elementwise,
+    Reduction,
+    Softmax,
+    Layernorm,
+    Attention,
+    Embedding,
+    Memcpy,
+    AllReduce,
+    AllGather,
+    ReduceScatter,
+    AllToAll,
+    SendRecv,
+    Custom,
+};
+
+enum class DType { FP64, FP32, TF32, FP16, BF16, FP8, INT8 };
+
+/// The engine an operator occupies and whose roof it is measured against.
+enum class ComputeUnit {
+    Vector,   ///< CUDA cores (non-tensor)
+    Tensor,   ///< matrix units
+    Network,  ///< the device's links (collectives)
+    Host,     ///< the host link (PCIe copies)
+};
+
+/// All kinds, in the order of the specification (for listings).
+const std::vector<OpKind>& all_op_kinds();
+std::string to_string(OpKind k);
+std::optional<OpKind> parse_op_kind(const std::string& s);
+std::string to_string(DType d);
+std::optional<DType> parse_dtype(const std::string& s);
+/// Bytes per element of a dtype (tf32 is stored as 4 bytes).
+uint64_t dtype_bytes(DType d);
+std::string to_string(ComputeUnit u);
+bool is_collective(OpKind k);
+
+struct GemmParams {
+    uint64_t m = 0, n = 0, k = 0;
+    uint64_t batch = 1;
+    DType out_dtype = DType::FP16;
+    std::string layout = "nn";
+};
+struct Conv2dParams {
+    uint64_t batch = 0, in_channels = 0, out_channels = 0, height = 0, width = 0;
+    uint64_t kernel_h = 3, kernel_w = 3, stride = 1, padding = 0, groups = 1;
+    uint64_t out_height() const { return (height + 2 * padding - kernel_h) / stride + 1; }
+    uint64_t out_width() const { return (width + 2 * padding - kernel_w) / stride + 1; }
+};
+struct ElementwiseParams {
+    uint64_t elements = 0, inputs = 2, outputs = 1, flops_per_element = 1;
+};
+struct ReductionParams {
+    uint64_t elements = 0, outputs = 1;
+};
+struct RowParams {  ///< softmax and layernorm
+    uint64_t rows = 0, cols = 0;
+};
+struct AttentionParams {
+    uint64_t batch = 0, heads = 0, seq = 0, kv_seq = 0, head_dim = 0;
+    bool fused = true;
+    bool causal = false;
+};
+struct EmbeddingParams {
+    uint64_t tokens = 0, dim = 0, vocab = 0;
+};
+struct MemcpyParams {
+    uint64_t bytes = 0;
+    std::string direction = "d2d";
+};
+struct CollectiveParams {
+    uint64_t bytes = 0;
+    uint64_t group = 0;
+};
+struct CustomParams {
+    uint64_t flops = 0, bytes = 0;
+    ComputeUnit unit = ComputeUnit::Vector;
+};
+
+using OpParams = std::variant<GemmParams,
+                              Conv2dParams,
+                              ElementwiseParams,
+                              ReductionParams,
+                              RowParams,
+                              AttentionParams,
+                              EmbeddingParams,
+                              MemcpyParams,
+                              CollectiveParams,
+                              CustomParams>;
+
+struct Op {
+    size_t index = 0;             ///< position in the expanded trace
+    std::string name;             ///< unique in the trace
+    OpKind kind = OpKind::Custom;
+    uint32_t stream = 0;          ///< ops on one stream run in program order
+    std::vector<size_t> after;    ///< indices of ops that must finish first (all < index)
+    DType dtype = DType::FP32;
+    OpParams params;
+    SourceLocation where;         ///< the trace line that defined it
+};
+
+struct Trace {
+    std::string name;
+    std::string file;
+    std::vector<Op> ops;
+    /// Number of streams used (max stream + 1).
+    uint32_t stream_count() const;
+};
+
+}  // namespace sim

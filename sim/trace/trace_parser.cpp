@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+#include "sim/trace/trace_parser.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unordered_map>
+
+#include "sim/config/config_node.h"
+#include "sim/config/loader.h"
+
+namespace sim {
+
+namespace {
+
+constexpr uint64_t kTraceVersion = 1;
+constexpr int kMaxRepeatDepth = 8;
+constexpr uint64_t kMaxExpandedOps = 50'000'000;
+
+// Names visible to `after:` inside a repeat body: the body's own ops (this iteration's copy)
+// first, then enclosing bodies, then the whole trace.
+struct NameScope {
+    std::unordered_map<std::string, size_t> local;
+    const NameScope* parent = nullptr;
+};
+
+uint64_t require_positive(const ConfigNode& n, const std::string& key) {
+    uint64_t v = 0;
+    n.require(key, v);
+    if (v == 0) n.fail(key, "must be at least 1");
+    return v;
+}
+
+void get_positive(const ConfigNode& n, const std::string& key, uint64_t& v) {
+    if (n.get(key, v) && v == 0) n.fail(key, "must be at least 1");
+}
+
+DType read_dtype(const ConfigNode& n, const std::string& key, DType fallback) {
+    std::string s;
+    if (!n.get_choice(key, s, {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"})) {
+        return fallback;
+    }
+    return *parse_dtype(s);
+}
+
+DType default_dtype(OpKind k) {
+    switch (k) {
+        case OpKind::Gemm:
+        case OpKind::Conv2d:
+        case OpKind::Attention:
+        case OpKind::Embedding:
+        case OpKind::AllReduce:
+        case OpKind::AllGather:
+        case OpKind::ReduceScatter:
+        case OpKind::AllToAll:
+        case OpKind::SendRecv: return DType::FP16;
+        default: return DType::FP32;
+    }
+}
+
+OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
+    switch (kind) {
+        case OpKind::Gemm: {
+            GemmParams p;
+            p.m = require_positive(n, "m");
+            p.n = require_positive(n, "n");
+            p.k = require_positive(n, "k");
+            get_positive(n, "batch", p.batch);
+            p.out_dtype = read_dtype(n, "out_dtype", dtype);
+            n.get_choice("layout", p.layout, {"nn", "nt", "tn", "tt"});
+            return p;
+        }
+        case OpKind::Conv2d: {
+            Conv2dParams p;
+            p.batch = require_positive(n, "batch");
+            p.in_channels = require_positive(n, "in_channels");
+            p.out_channels = require_positive(n, "out_channels");
+            p.height = require_positive(n, "height");
+            p.width = require_positive(n, "width");
+            get_positive(n, "kernel_h", p.kernel_h);
+            get_positive(n, "kernel_w", p.kernel_w);
+            get_positive(n, "stride", p.stride);
+            n.get("padding", p.padding);
+            get_positive(n, "groups", p.groups);
+            if (p.kernel_h > p.height + 2 * p.padding) {
+                n.fail("kernel_h", "kernel is taller than the padded input (" +
+                                       std::to_string(p.height + 2 * p.padding) + ")");
+            }
+            if (p.kernel_w > p.width + 2 * p.padding) {
+                n.fail("kernel_w", "kernel is wider than the padded input (" +
+                                       std::to_string(p.width + 2 * p.padding) + ")");
+            }
+            if (p.in_channels % p.groups != 0 || p.out_channels % p.groups != 0) {
+                n.fail("groups", "in_channels and out_channels must be divisible by groups (" +
+                                     std::to_string(p.groups) + ")");
+            }
+            return p;
+        }
+        case OpKind::Elementwise: {
+            ElementwiseParams p;
+            p.elements = require_positive(n, "elements");
+            n.get("inputs", p.inputs);
+            n.get("outputs", p.outputs);
+            n.get("flops_per_element", p.flops_per_element);
+            if (p.inputs + p.outputs == 0) n.fail("outputs", "an op must read or write something");
+            return p;
+        }
+        case OpKind::Reduction: {
+            ReductionParams p;
+            p.elements = require_positive(n, "elements");
+            get_positive(n, "outputs", p.outputs);
+            if (p.outputs > p.elements) n.fail("outputs", "cannot exceed elements");
+            return p;
+        }
+        case OpKind::Softmax:
+        case OpKind::Layernorm: {
+            RowParams p;
+            p.rows = require_positive(n, "rows");
+            p.cols = require_positive(n, "cols");
+            return p;
+        }
+        case OpKind::Attention: {
+            AttentionParams p;
+            p.batch = require_positive(n, "batch");
+            p.heads = require_positive(n, "heads");
+            p.seq = require_positive(n, "seq");
+            p.kv_seq = p.seq;
+            get_positive(n, "kv_seq", p.kv_seq);
+            p.head_dim = require_positive(n, "head_dim");
+            std::string impl = "fused";
+            n.get_choice("impl", impl, {"fused", "naive"});
+            p.fused = impl == "fused";
+            n.get("causal", p.causal);
+            return p;
+        }
+        case OpKind::Embedding: {
+            EmbeddingParams p;
+            p.tokens = require_positive(n, "tokens");
+            p.dim = require_positive(n, "dim");
+            p.vocab = require_positive(n, "vocab");
+            return p;
+        }
+        case OpKind::Memcpy: {
+            MemcpyParams p;
+            p.bytes = require_positive(n, "bytes");
+            n.get_choice("direction", p.direction, {"d2d", "h2d", "d2h"});
+            return p;
+        }
+        case OpKind::AllReduce:
+        case OpKind::AllGather:
+        case OpKind::ReduceScatter:
+        case OpKind::AllToAll:
+        case OpKind::SendRecv: {
+            CollectiveParams p;
+            p.bytes = require_positive(n, "bytes");
+            n.require("group", p.group);
+            if (p.group < 2) n.fail("group", "a collective needs at least 2 devices");
+            return p;
+        }
+        case OpKind::Custom: {
+            CustomParams p;
+            n.require("flops", p.flops);
+            n.require("bytes", p.bytes);
+            std::string unit = "vector";
+            n.get_choice("unit", unit, {"vector", "tensor"});
+            p.unit = unit == "tensor" ? ComputeUnit::Tensor : ComputeUnit::Vector;
+            if (p.flops == 0 && p.bytes == 0) n.fail("flops", "flops and bytes are both 0");
+            return p;
+        }
+    }
+    throw SimBug("unhandled op kind");
+}
+
+class TraceBuilder {
+public:
+    explicit TraceBuilder(Trace& trace) : trace_(trace) {}
+
+    // One entry of an `ops:` list (top level or a repeat body).
+    void add_entry(const ConfigNode& n, const std::string& suffix, NameScope* scope, int depth) {
+        if (!n.is_map()) n.fail("", "expected an operator (a map with kind:) or a repeat block");
+        if (n.has("repeat")) {
+            add_repeat(n, suffix, scope, depth);
+        } else {
+            add_op(n, suffix, scope);
+        }
+    }
+
+private:
+    void add_repeat(const ConfigNode& n, const std::string& suffix, NameScope* scope, int depth) {
+        uint64_t count = 0;
+        n.require("repeat", count);
+        if (count == 0) n.fail("repeat", "must be at least 1");
+        if (depth >= kMaxRepeatDepth) n.fail("repeat", "repeat blocks are nested too deeply");
+        const std::vector<ConfigNode> body = n.sequence("ops");
+        if (body.empty()) n.fail("ops", "a repeat body must not be empty");
+        n.reject_unknown_keys();
+        for (uint64_t i = 0; i < count; ++i) {
+            NameScope inner;
+            inner.parent = scope;
+            for (const ConfigNode& entry : body) {
+                add_entry(entry, suffix + "." + std::to_string(i), &inner, depth + 1);
+            }
+        }
+    }
+
+    void add_op(const ConfigNode& n, const std::string& suffix, NameScope* scope) {
+        if (trace_.ops.size() >= kMaxExpandedOps) {
+            n.fail("", "the trace expands to more than " + std::to_string(kMaxExpandedOps) +
+                           " operators");
+        }
+        Op op;
+        op.index = trace_.ops.size();
+        op.where = n.location();
+
+        std::string kind_text;
+        n.require("kind", kind_text);
+        const auto kind = parse_op_kind(kind_text);
+        if (!kind) {
+            std::string list;
+            for (OpKind k : all_op_kinds()) list += (list.empty() ? "" : ", ") + to_string(k);
+            n.fail("kind", "'" + kind_text + "' is not an operator kind; expected one of: " + list);
+        }
+        op.kind = *kind;
+
+        std::string base_name = to_string(op.kind) + std::to_string(op.index);
+        n.get("name", base_name);
+        if (base_name.empty()) n.fail("name", "must not be empty");
+        op.name = base_name + suffix;
+        if (names_.count(op.name)) {
+            n.fail("name", "'" + op.name + "' is already used by operator " +
+                               std::to_string(names_.at(op.name)));
+        }
+
+        n.get("stream", op.stream);
+        std::vector<std::string> after;
+        n.get("after", after);
+        for (const std::string& dep : after) op.after.push_back(resolve(n, dep, scope));
+
+        op.dtype = read_dtype(n, "dtype", default_dtype(op.kind));
+        op.params = read_params(n, op.kind, op.dtype);
+        n.reject_unknown_keys();
+
+        names_[op.name] = op.index;
+        if (scope) scope->local[base_name] = op.index;
+        trace_.ops.push_back(std::move(op));
+    }
+
+    size_t resolve(const ConfigNode& n, const std::string& dep, const NameScope* scope) const {
+        for (const NameScope* s = scope; s; s = s->parent) {
+            if (auto it = s->local.find(dep); it != s->local.end()) return it->second;
+        }
+        if (auto it = names_.find(dep); it != names_.end()) return it->second;
+        n.fail("after", "'" + dep + "' does not name an earlier operator");
+    }
+
+    Trace& trace_;
+    std::unordered_map<std::string, size_t> names_;
+};
+
+void read_header(const ConfigNode& header, Trace& trace) {
+    uint64_t version = 0;
+    header.require("version", version);
+    if (version != kTraceVersion) {
+        header.fail("version", "version " + std::to_string(version) +
+                                   " is not supported; expected " + std::to_string(kTraceVersion));
+    }
+    header.get("name", trace.name);
+}
+
+std::string read_text_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw ConfigError({path, 0, 0}, "", "file not found");
+    if (std::filesystem::is_directory(path, ec)) {
+        throw ConfigError({path, 0, 0}, "", "is a directory; expected a trace file");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ConfigError({path, 0, 0}, "", "cannot be opened for reading");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string stem_of(const std::string& label) {
+    return std::filesystem::path(label).stem().string();
+}
+
+// JSON values become YAML nodes so that one reader (ConfigNode) validates both encodings.
+YAML::Node to_yaml(const nlohmann::ordered_json& j) {
+    switch (j.type()) {
+        case nlohmann::ordered_json::value_t::object: {
+            YAML::Node m(YAML::NodeType::Map);
+            for (const auto& [k, v] : j.items()) m[k] = to_yaml(v);
+            return m;
+        }
+        case nlohmann::ordered_json::value_t::array: {
+            YAML::Node s(YAML::NodeType::Sequence);
+            for (const auto& v : j) s.push_back(to_yaml(v));
+            return s;
+        }
+        case nlohmann::ordered_json::value_t::string: return YAML::Node(j.get<std::string>());
+        case nlohmann::ordered_json::value_t::null: return YAML::Node(YAML::NodeType::Null);
+        default: return YAML::Node(j.dump());
+    }
+}
+
+// nlohmann's message minus its "[json.exception...] parse error at line 1, column N: " prefix.
+std::string json_error_text(const std::string& what) {
+    const size_t colon = what.find(": ");
+    return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+Trace parse_trace_yaml(const std::string& text, const std::string& label) {
+    auto doc = parse_config_text(text, label);
+    const ConfigNode root = ConfigNode::root_of(doc);
+    Trace trace;
+    trace.file = label;
+    trace.name = stem_of(label);
+    read_header(root, trace);
+    const std::vector<ConfigNode> entries = root.sequence("ops");
+    if (entries.empty()) root.fail("ops", "a trace needs at least one operator");
+    root.reject_unknown_keys();
+    TraceBuilder builder(trace);
+    for (const ConfigNode& entry : entries) builder.add_entry(entry, "", nullptr, 0);
+    return trace;
+}
+
+Trace parse_trace_jsonl(const std::string& text, const std::string& label) {
+    Trace trace;
+    trace.file = label;
+    trace.name = stem_of(label);
+    TraceBuilder builder(trace);
+    std::istringstream in(text);
+    bool have_header = false;
+    int line_no = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        nlohmann::ordered_json j;
+        try {
+            j = nlohmann::ordered_json::parse(line);
+        } catch (const nlohmann::json::parse_error& e) {
+            throw ConfigError({label, line_no, static_cast<int>(e.byte)}, "",
+                              "malformed JSON: " + json_error_text(e.what()));
+        }
+        if (!j.is_object()) {
+            throw ConfigError({label, line_no, 1}, "", "expected a JSON object on each line");
+        }
+        auto doc = std::make_shared<ConfigDocument>(to_yaml(j), label, line_no);
+        const ConfigNode node = ConfigNode::root_of(doc);
+        if (!have_header) {
+            read_header(node, trace);
+            node.reject_unknown_keys();
+            have_header = true;
+        } else {
+            builder.add_entry(node, "", nullptr, 0);
+        }
+    }
+    if (!have_header) throw ConfigError({label, 0, 0}, "version", "empty trace; expected a header line");
+    if (trace.ops.empty()) throw ConfigError({label, line_no, 0}, "ops", "a trace needs at least one operator");
+    return trace;
+}
+
+Trace parse_trace_file(const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    if (ext != ".yaml" && ext != ".yml" && ext != ".jsonl") {
+        throw ConfigError({path, 0, 0}, "", "unknown trace encoding '" + ext +
+                                                "'; expected a .yaml, .yml or .jsonl file");
+    }
+    const std::string text = read_text_file(path);
+    return ext == ".jsonl" ? parse_trace_jsonl(text, path) : parse_trace_yaml(text, path);
+}
+
+}  // namespace sim
