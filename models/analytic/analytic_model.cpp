@@ -8,18 +8,22 @@ namespace sim::analytic {
 AnalyticModel::Stats::Stats(StatGroup& g)
     : compute_bound(g.add_counter("compute_bound_ops", "count", "ops limited by peak FLOP/s")),
       memory_bound(g.add_counter("memory_bound_ops", "count", "ops limited by HBM bandwidth")),
-      launch_bound(g.add_counter("launch_bound_ops", "count",
-                                 "ops whose launch overhead exceeds their work")),
+      launch_bound(g.add_counter(
+          "launch_bound_ops", "count", "ops whose launch overhead exceeds their work")),
       network_bound(g.add_counter("network_bound_ops", "count", "collectives (link-limited)")),
       host_bound(g.add_counter("host_bound_ops", "count", "host copies (PCIe-limited)")),
-      compute_engine_busy(g.add_scalar("compute_engine_busy", "s", "time the kernel engine was busy")),
+      compute_engine_busy(
+          g.add_scalar("compute_engine_busy", "s", "time the kernel engine was busy")),
       link_engine_busy(g.add_scalar("link_engine_busy", "s", "time the link engine was busy")),
-      copy_engine_busy(g.add_scalar("copy_engine_busy", "s", "time the host copy engine was busy")) {}
+      copy_engine_busy(
+          g.add_scalar("copy_engine_busy", "s", "time the host copy engine was busy")) {}
 
 AnalyticModel::AnalyticModel(const hw::HardwareParams& hw, StatGroup& stats)
     : hw_(hw), core_(hw_), stats_(stats) {}
 
-bool AnalyticModel::supports(const Op& op) const { return why_unsupported(op).empty(); }
+bool AnalyticModel::supports(const Op& op) const {
+    return why_unsupported(op).empty();
+}
 
 std::string AnalyticModel::why_unsupported(const Op& op) const {
     return core_.unsupported_reason(op, cost_of(op));
@@ -27,9 +31,12 @@ std::string AnalyticModel::why_unsupported(const Op& op) const {
 
 Timeline& AnalyticModel::engine_for(ComputeUnit unit) {
     switch (unit) {
-        case ComputeUnit::Network: return link_engine_;
-        case ComputeUnit::Host: return copy_engine_;
-        default: return compute_engine_;
+        case ComputeUnit::Network:
+            return link_engine_;
+        case ComputeUnit::Host:
+            return copy_engine_;
+        default:
+            return compute_engine_;
     }
 }
 
@@ -42,11 +49,16 @@ OpResult AnalyticModel::execute(const Op& op) {
     const TimePs end = start + timing.duration;
     sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
 
-    if (timing.bound == "compute") ++stats_.compute_bound;
-    else if (timing.bound == "memory") ++stats_.memory_bound;
-    else if (timing.bound == "launch") ++stats_.launch_bound;
-    else if (timing.bound == "network") ++stats_.network_bound;
-    else ++stats_.host_bound;
+    if (timing.bound == "compute")
+        ++stats_.compute_bound;
+    else if (timing.bound == "memory")
+        ++stats_.memory_bound;
+    else if (timing.bound == "launch")
+        ++stats_.launch_bound;
+    else if (timing.bound == "network")
+        ++stats_.network_bound;
+    else
+        ++stats_.host_bound;
     stats_.compute_engine_busy.set(to_seconds(compute_engine_.busy()));
     stats_.link_engine_busy.set(to_seconds(link_engine_.busy()));
     stats_.copy_engine_busy.set(to_seconds(copy_engine_.busy()));

@@ -19,14 +19,14 @@ class Registry;
 namespace sim::analytic {
 
 class AnalyticModel final : public OpModel {
-public:
+  public:
     AnalyticModel(const hw::HardwareParams& hw, StatGroup& stats);
 
     bool supports(const Op& op) const override;
     std::string why_unsupported(const Op& op) const override;
     OpResult execute(const Op& op) override;
 
-private:
+  private:
     Timeline& engine_for(ComputeUnit unit);
 
     const hw::HardwareParams hw_;

@@ -14,9 +14,7 @@ void register_analytic(Registry& r) {
     r.add_model({"gpu.analytic",
                  "Roofline: max(FLOPs / peak(unit, dtype), bytes / bandwidth) + launch overhead; "
                  "one kernel at a time, collectives and host copies on their own engines",
-                 "gpu",
-                 Fidelity::Analytic,
-                 all_op_kinds(),
+                 "gpu", Fidelity::Analytic, all_op_kinds(),
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
                      return std::make_unique<AnalyticModel>(hw::HardwareParams::from_config(ctx.hw),
                                                             ctx.stats);

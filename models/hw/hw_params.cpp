@@ -25,9 +25,7 @@ void read_clocks(const ConfigNode& clocks, HardwareParams& p) {
     if (p.clocks_hz.empty()) clocks.fail("", "at least one clock is required");
 }
 
-void read_unit(const ConfigNode& unit,
-               const HardwareParams& p,
-               std::map<DType, UnitRate>& rates) {
+void read_unit(const ConfigNode& unit, const HardwareParams& p, std::map<DType, UnitRate>& rates) {
     std::string default_clock;
     unit.require("clock", default_clock);
     if (!p.clocks_hz.count(default_clock)) {
@@ -37,8 +35,9 @@ void read_unit(const ConfigNode& unit,
     for (const std::string& key : table.keys()) {
         const auto dtype = parse_dtype(key);
         if (!dtype) {
-            table.fail(key, "'" + key + "' is not a dtype; expected fp64, fp32, tf32, fp16, bf16, "
-                            "fp8 or int8");
+            table.fail(key, "'" + key +
+                                "' is not a dtype; expected fp64, fp32, tf32, fp16, bf16, "
+                                "fp8 or int8");
         }
         UnitRate rate;
         rate.clock = default_clock;
@@ -171,7 +170,8 @@ void HardwareParams::publish(StatGroup& hw) const {
             }
         }
     }
-    hw.add_scalar("sparsity_speedup", "ratio", "2:4 structured-sparsity speed-up of the tensor unit")
+    hw.add_scalar("sparsity_speedup", "ratio",
+                  "2:4 structured-sparsity speed-up of the tensor unit")
         .set(sparsity_speedup);
     hw.add_scalar("hbm_bandwidth", "B/s", "peak HBM bandwidth: stacks x bus width x pin rate / 8")
         .set(hbm_bandwidth());

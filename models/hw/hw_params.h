@@ -34,30 +34,30 @@ struct HbmParams {
 
 struct NvlinkParams {
     uint32_t generation = 0;
-    uint32_t links = 0;               ///< 0: no NVLink
-    double link_bandwidth = 0;        ///< per link, both directions together, B/s
+    uint32_t links = 0;         ///< 0: no NVLink
+    double link_bandwidth = 0;  ///< per link, both directions together, B/s
 };
 
 struct PcieParams {
     uint32_t generation = 0;
-    uint32_t lanes = 0;               ///< 0: no host link
-    double lane_rate_bps = 0;         ///< raw per lane per direction, bit/s (128b/130b applied)
+    uint32_t lanes = 0;        ///< 0: no host link
+    double lane_rate_bps = 0;  ///< raw per lane per direction, bit/s (128b/130b applied)
 };
 
 struct HardwareParams {
-    std::string name;                          ///< free text, e.g. "NVIDIA H100 SXM5 80GB"
-    std::string device = "gpu";                ///< device kind (registry key)
-    uint32_t sm_count = 1;                     ///< streaming multiprocessors, >= 1
-    std::map<std::string, uint64_t> clocks_hz; ///< named clock domains, Hz
-    std::map<DType, UnitRate> vector;          ///< CUDA-core rates per dtype
-    std::map<DType, UnitRate> tensor;          ///< Tensor Core rates per dtype (dense)
-    double sparsity_speedup = 1.0;             ///< 2:4 structured-sparsity factor, >= 1
+    std::string name;                           ///< free text, e.g. "NVIDIA H100 SXM5 80GB"
+    std::string device = "gpu";                 ///< device kind (registry key)
+    uint32_t sm_count = 1;                      ///< streaming multiprocessors, >= 1
+    std::map<std::string, uint64_t> clocks_hz;  ///< named clock domains, Hz
+    std::map<DType, UnitRate> vector;           ///< CUDA-core rates per dtype
+    std::map<DType, UnitRate> tensor;           ///< Tensor Core rates per dtype (dense)
+    double sparsity_speedup = 1.0;              ///< 2:4 structured-sparsity factor, >= 1
     HbmParams hbm;
-    uint64_t l2_bytes = 0;                     ///< L2 cache size, bytes
+    uint64_t l2_bytes = 0;  ///< L2 cache size, bytes
     NvlinkParams nvlink;
     PcieParams pcie;
-    double tdp_watts = 0;                      ///< thermal design power, W; 0 if unknown
-    uint64_t launch_overhead_ps = 0;           ///< per-kernel launch overhead, ps
+    double tdp_watts = 0;             ///< thermal design power, W; 0 if unknown
+    uint64_t launch_overhead_ps = 0;  ///< per-kernel launch overhead, ps
 
     /// Reads the whole description from a hardware file's root; throws ConfigError naming the
     /// file, line and key of any missing, malformed or inconsistent value.

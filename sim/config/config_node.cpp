@@ -57,7 +57,8 @@ std::vector<std::string> ConfigDocument::known_children(const std::string& path)
 
 size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t j = 0; j <= b.size(); ++j)
+        prev[j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (size_t j = 1; j <= b.size(); ++j) {
@@ -73,11 +74,16 @@ namespace {
 
 const char* yaml_type_name(const YAML::Node& n) {
     switch (n.Type()) {
-        case YAML::NodeType::Map: return "a map";
-        case YAML::NodeType::Sequence: return "a list";
-        case YAML::NodeType::Null: return "an empty value";
-        case YAML::NodeType::Scalar: return "a scalar";
-        case YAML::NodeType::Undefined: return "nothing";
+        case YAML::NodeType::Map:
+            return "a map";
+        case YAML::NodeType::Sequence:
+            return "a list";
+        case YAML::NodeType::Null:
+            return "an empty value";
+        case YAML::NodeType::Scalar:
+            return "a scalar";
+        case YAML::NodeType::Undefined:
+            return "nothing";
     }
     return "something else";
 }
@@ -159,7 +165,8 @@ bool ConfigNode::has(const std::string& key) const {
 std::vector<std::string> ConfigNode::keys() const {
     std::vector<std::string> out;
     if (!node_.IsMap()) return out;
-    for (const auto& kv : node_) out.push_back(kv.first.Scalar());
+    for (const auto& kv : node_)
+        out.push_back(kv.first.Scalar());
     return out;
 }
 
@@ -178,7 +185,9 @@ SourceLocation ConfigNode::location_of_node(const YAML::Node& n, const std::stri
     return loc;
 }
 
-SourceLocation ConfigNode::location() const { return location_of_node(node_, path_); }
+SourceLocation ConfigNode::location() const {
+    return location_of_node(node_, path_);
+}
 
 SourceLocation ConfigNode::location_of(const std::string& key) const {
     const YAML::Node v = lookup(key);
@@ -191,7 +200,9 @@ void ConfigNode::fail(const std::string& key, const std::string& message) const 
     throw ConfigError(key.empty() ? location() : location_of(key), full, message);
 }
 
-void ConfigNode::accept(const std::string& key) const { doc_->mark_known(child_path(key)); }
+void ConfigNode::accept(const std::string& key) const {
+    doc_->mark_known(child_path(key));
+}
 
 ConfigNode ConfigNode::child(const std::string& key) const {
     auto c = optional_child(key);
@@ -261,8 +272,9 @@ bool ConfigNode::get<uint64_t>(const std::string& key, uint64_t& out) const {
     const std::string s = scalar_text(key, v, "a non-negative integer");
     if (!parse_unsigned(s, out)) {
         const bool negative = !s.empty() && s[0] == '-';
-        fail(key, std::string(negative ? "must not be negative" : "expected a non-negative integer") +
-                      ", got '" + s + "'");
+        fail(key,
+             std::string(negative ? "must not be negative" : "expected a non-negative integer") +
+                 ", got '" + s + "'");
     }
     return true;
 }
@@ -315,7 +327,8 @@ bool ConfigNode::get<std::vector<std::string>>(const std::string& key,
     doc_->mark_known(child_path(key));
     const YAML::Node v = lookup(key);
     if (!v.IsDefined()) return false;
-    if (!v.IsSequence()) fail(key, std::string("expected a list of strings, got ") + yaml_type_name(v));
+    if (!v.IsSequence())
+        fail(key, std::string("expected a list of strings, got ") + yaml_type_name(v));
     out.clear();
     for (size_t i = 0; i < v.size(); ++i) {
         if (!v[i].IsScalar()) {
@@ -399,7 +412,8 @@ void ConfigNode::reject_unknown_keys() const {
         }
         if (!known.empty()) {
             std::string list;
-            for (const auto& k : known) list += list.empty() ? k : ", " + k;
+            for (const auto& k : known)
+                list += list.empty() ? k : ", " + k;
             msg += "; expected one of: " + list;
         }
         throw ConfigError(location_of_node(kv.first, child_path(key)), child_path(key), msg);

@@ -24,7 +24,7 @@ namespace sim {
 /// The shared state of one configuration tree: where each subtree came from, and which keys
 /// have been asked for. Created by the loader; ConfigNodes point into it.
 class ConfigDocument {
-public:
+  public:
     /// root_file names the file the tree was read from (or a label such as "--set").
     ConfigDocument(YAML::Node root, std::string root_file, int line_offset = 0);
 
@@ -44,7 +44,7 @@ public:
     /// The known direct child keys of path, sorted.
     std::vector<std::string> known_children(const std::string& path) const;
 
-private:
+  private:
     YAML::Node root_;
     std::string root_file_;
     int line_offset_;
@@ -54,7 +54,7 @@ private:
 
 /// One node (usually a map) of a ConfigDocument, with its dotted path ("hbm.stacks").
 class ConfigNode {
-public:
+  public:
     ConfigNode(std::shared_ptr<ConfigDocument> doc, YAML::Node node, std::string path);
 
     /// The root node of a document.
@@ -114,7 +114,7 @@ public:
     /// The full dotted path of a child key.
     std::string child_path(const std::string& key) const;
 
-private:
+  private:
     SourceLocation location_of_node(const YAML::Node& n, const std::string& path) const;
     YAML::Node lookup(const std::string& key) const;
     std::string scalar_text(const std::string& key, const YAML::Node& v, const char* what) const;

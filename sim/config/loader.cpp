@@ -86,8 +86,8 @@ LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int 
         throw ConfigError(at, "extends", "'" + extends.Scalar() + "' forms a cycle of extends");
     }
     if (!fs::exists(parent_path, ec)) {
-        throw ConfigError(at, "extends", "'" + extends.Scalar() + "' not found (looked for " +
-                                             parent_path + ")");
+        throw ConfigError(at, "extends",
+                          "'" + extends.Scalar() + "' not found (looked for " + parent_path + ")");
     }
     chain.insert(canonical);
     LoadedTree parent = load_tree(parent_path, chain, depth + 1);
@@ -105,9 +105,11 @@ std::shared_ptr<ConfigDocument> load_config(const std::string& path,
     chain.insert(fs::weakly_canonical(path, ec).string());
     LoadedTree tree = load_tree(path, chain, 0);
     auto doc = std::make_shared<ConfigDocument>(tree.root, path);
-    for (const auto& [key_path, file] : tree.sources) doc->set_source(key_path, file);
+    for (const auto& [key_path, file] : tree.sources)
+        doc->set_source(key_path, file);
     doc->mark_known("extends");
-    for (const std::string& o : overrides) apply_override(*doc, o);
+    for (const std::string& o : overrides)
+        apply_override(*doc, o);
     return doc;
 }
 

@@ -22,13 +22,13 @@ struct SourceLocation {
 
 /// Bad user input: "<file>:<line>:<col>: <key>: <message>".
 class ConfigError : public std::runtime_error {
-public:
+  public:
     ConfigError(const SourceLocation& where, const std::string& key, const std::string& message);
     const SourceLocation& where() const { return where_; }
     const std::string& key() const { return key_; }
     const std::string& message() const { return message_; }
 
-private:
+  private:
     SourceLocation where_;
     std::string key_;
     std::string message_;
@@ -36,19 +36,19 @@ private:
 
 /// A broken internal invariant: a bug in wallsim, never the user's input.
 class SimBug : public std::logic_error {
-public:
+  public:
     using std::logic_error::logic_error;
 };
 
 /// Throws SimBug with file:line when cond is false. Kept in release builds.
-#define SIM_ASSERT(cond, msg)                                                                 \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            std::ostringstream sim_assert_os_;                                                \
-            sim_assert_os_ << __FILE__ << ':' << __LINE__ << ": assertion '" #cond "' failed: " \
-                           << msg;                                                            \
-            throw ::sim::SimBug(sim_assert_os_.str());                                        \
-        }                                                                                     \
+#define SIM_ASSERT(cond, msg)                                            \
+    do {                                                                 \
+        if (!(cond)) {                                                   \
+            std::ostringstream sim_assert_os_;                           \
+            sim_assert_os_ << __FILE__ << ':' << __LINE__                \
+                           << ": assertion '" #cond "' failed: " << msg; \
+            throw ::sim::SimBug(sim_assert_os_.str());                   \
+        }                                                                \
     } while (false)
 
 }  // namespace sim

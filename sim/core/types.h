@@ -12,7 +12,7 @@ namespace sim {
 /// A strongly typed unsigned 64-bit counter; Tag keeps Cycle and TimePs from mixing.
 template <typename Tag>
 class StrongCount {
-public:
+  public:
     constexpr StrongCount() = default;
     constexpr explicit StrongCount(uint64_t v) : v_(v) {}
     constexpr uint64_t value() const { return v_; }
@@ -25,9 +25,15 @@ public:
         v_ -= o.v_;
         return *this;
     }
-    friend constexpr StrongCount operator+(StrongCount a, StrongCount b) { return StrongCount{a.v_ + b.v_}; }
-    friend constexpr StrongCount operator-(StrongCount a, StrongCount b) { return StrongCount{a.v_ - b.v_}; }
-    friend constexpr StrongCount operator*(StrongCount a, uint64_t k) { return StrongCount{a.v_ * k}; }
+    friend constexpr StrongCount operator+(StrongCount a, StrongCount b) {
+        return StrongCount{a.v_ + b.v_};
+    }
+    friend constexpr StrongCount operator-(StrongCount a, StrongCount b) {
+        return StrongCount{a.v_ - b.v_};
+    }
+    friend constexpr StrongCount operator*(StrongCount a, uint64_t k) {
+        return StrongCount{a.v_ * k};
+    }
     friend constexpr bool operator==(StrongCount a, StrongCount b) { return a.v_ == b.v_; }
     friend constexpr bool operator!=(StrongCount a, StrongCount b) { return a.v_ != b.v_; }
     friend constexpr bool operator<(StrongCount a, StrongCount b) { return a.v_ < b.v_; }
@@ -36,7 +42,7 @@ public:
     friend constexpr bool operator>=(StrongCount a, StrongCount b) { return a.v_ >= b.v_; }
     friend std::ostream& operator<<(std::ostream& os, StrongCount c) { return os << c.v_; }
 
-private:
+  private:
     uint64_t v_ = 0;
 };
 
@@ -51,6 +57,8 @@ using TimePs = StrongCount<TimePsTag>;
 inline constexpr uint64_t kPsPerSecond = 1'000'000'000'000ULL;
 
 /// Seconds as a double, for reporting only (never for accumulating time).
-inline double to_seconds(TimePs t) { return static_cast<double>(t.value()) / kPsPerSecond; }
+inline double to_seconds(TimePs t) {
+    return static_cast<double>(t.value()) / kPsPerSecond;
+}
 
 }  // namespace sim

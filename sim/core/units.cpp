@@ -18,20 +18,19 @@ struct UnitScale {
 };
 
 constexpr std::array kSizeUnits{
-    UnitScale{"B", 1.0},        UnitScale{"KB", 1e3},          UnitScale{"MB", 1e6},
-    UnitScale{"GB", 1e9},       UnitScale{"TB", 1e12},         UnitScale{"KiB", 1024.0},
+    UnitScale{"B", 1.0},         UnitScale{"KB", 1e3},           UnitScale{"MB", 1e6},
+    UnitScale{"GB", 1e9},        UnitScale{"TB", 1e12},          UnitScale{"KiB", 1024.0},
     UnitScale{"MiB", 1048576.0}, UnitScale{"GiB", 1073741824.0}, UnitScale{"TiB", 1099511627776.0},
 };
-constexpr std::array kFrequencyUnits{
-    UnitScale{"Hz", 1.0}, UnitScale{"kHz", 1e3}, UnitScale{"MHz", 1e6}, UnitScale{"GHz", 1e9}};
-constexpr std::array kPinRateUnits{
-    UnitScale{"bps", 1.0}, UnitScale{"Kbps", 1e3}, UnitScale{"Mbps", 1e6}, UnitScale{"Gbps", 1e9}};
+constexpr std::array kFrequencyUnits{UnitScale{"Hz", 1.0}, UnitScale{"kHz", 1e3},
+                                     UnitScale{"MHz", 1e6}, UnitScale{"GHz", 1e9}};
+constexpr std::array kPinRateUnits{UnitScale{"bps", 1.0}, UnitScale{"Kbps", 1e3},
+                                   UnitScale{"Mbps", 1e6}, UnitScale{"Gbps", 1e9}};
 constexpr std::array kBandwidthUnits{UnitScale{"B/s", 1.0},   UnitScale{"KB/s", 1e3},
                                      UnitScale{"MB/s", 1e6},  UnitScale{"GB/s", 1e9},
                                      UnitScale{"TB/s", 1e12}, UnitScale{"GiB/s", 1073741824.0}};
 constexpr std::array kTimeUnits{UnitScale{"ps", 1e-12}, UnitScale{"ns", 1e-9},
-                                UnitScale{"us", 1e-6},  UnitScale{"ms", 1e-3},
-                                UnitScale{"s", 1.0}};
+                                UnitScale{"us", 1e-6}, UnitScale{"ms", 1e-3}, UnitScale{"s", 1.0}};
 constexpr std::array kPowerUnits{UnitScale{"mW", 1e-3}, UnitScale{"W", 1.0}, UnitScale{"kW", 1e3}};
 
 template <size_t N>
@@ -57,19 +56,27 @@ bool find_scale(const std::array<UnitScale, N>& units, std::string_view suffix, 
 
 bool scale_of(Dimension dim, std::string_view suffix, double& scale) {
     switch (dim) {
-        case Dimension::Size: return find_scale(kSizeUnits, suffix, scale);
-        case Dimension::Frequency: return find_scale(kFrequencyUnits, suffix, scale);
-        case Dimension::PinRate: return find_scale(kPinRateUnits, suffix, scale);
-        case Dimension::Bandwidth: return find_scale(kBandwidthUnits, suffix, scale);
-        case Dimension::Time: return find_scale(kTimeUnits, suffix, scale);
-        case Dimension::Power: return find_scale(kPowerUnits, suffix, scale);
+        case Dimension::Size:
+            return find_scale(kSizeUnits, suffix, scale);
+        case Dimension::Frequency:
+            return find_scale(kFrequencyUnits, suffix, scale);
+        case Dimension::PinRate:
+            return find_scale(kPinRateUnits, suffix, scale);
+        case Dimension::Bandwidth:
+            return find_scale(kBandwidthUnits, suffix, scale);
+        case Dimension::Time:
+            return find_scale(kTimeUnits, suffix, scale);
+        case Dimension::Power:
+            return find_scale(kPowerUnits, suffix, scale);
     }
     return false;
 }
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -77,12 +84,18 @@ std::string_view trim(std::string_view s) {
 
 std::string units_of(Dimension dim) {
     switch (dim) {
-        case Dimension::Size: return join_units(kSizeUnits);
-        case Dimension::Frequency: return join_units(kFrequencyUnits);
-        case Dimension::PinRate: return join_units(kPinRateUnits);
-        case Dimension::Bandwidth: return join_units(kBandwidthUnits);
-        case Dimension::Time: return join_units(kTimeUnits);
-        case Dimension::Power: return join_units(kPowerUnits);
+        case Dimension::Size:
+            return join_units(kSizeUnits);
+        case Dimension::Frequency:
+            return join_units(kFrequencyUnits);
+        case Dimension::PinRate:
+            return join_units(kPinRateUnits);
+        case Dimension::Bandwidth:
+            return join_units(kBandwidthUnits);
+        case Dimension::Time:
+            return join_units(kTimeUnits);
+        case Dimension::Power:
+            return join_units(kPowerUnits);
     }
     return {};
 }

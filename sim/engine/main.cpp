@@ -63,17 +63,19 @@ po::variables_map parse(const std::vector<std::string>& args,
 int cmd_run(const std::vector<std::string>& args) {
     sim::RunOptions o;
     po::options_description opts("wallsim run options");
-    opts.add_options()("help,h", "show this help")(
-        "hw", po::value(&o.hw_file)->required(), "hardware config (configs/hw/*.yaml)")(
+    opts.add_options()("help,h", "show this help")("hw", po::value(&o.hw_file)->required(),
+                                                   "hardware config (configs/hw/*.yaml)")(
         "trace", po::value(&o.trace_file)->required(), "operator trace (.yaml or .jsonl)")(
         "out", po::value(&o.out_dir)->required(), "output directory (replaced atomically)")(
-        "set", po::value(&o.overrides)->composing(), "override a config key: a.b.c=value (repeatable)")(
+        "set", po::value(&o.overrides)->composing(),
+        "override a config key: a.b.c=value (repeatable)")(
         "fidelity", po::value(&o.fidelity)->default_value("auto"),
         "auto, analytic, sampled or cycle (auto: the most detailed model available per op)")(
-        "seed", po::value(&o.seed)->default_value(1), "random seed (same inputs + seed = same stats)")(
+        "seed", po::value(&o.seed)->default_value(1),
+        "random seed (same inputs + seed = same stats)")(
         "log-level", po::value(&o.log_level)->default_value("warn"),
-        "trace, debug, info, warn, error or off")(
-        "log", po::value(&o.log_levels)->composing(), "per-logger level: name=level (repeatable)")(
+        "trace, debug, info, warn, error or off")("log", po::value(&o.log_levels)->composing(),
+                                                  "per-logger level: name=level (repeatable)")(
         "no-progress", "never draw the progress bar");
     if (wants_help(args)) {
         std::cout << opts;
@@ -101,7 +103,8 @@ int cmd_validate_config(const std::vector<std::string>& args) {
     std::string file;
     std::vector<std::string> overrides;
     po::options_description opts("wallsim validate-config options");
-    opts.add_options()("help,h", "show this help")("file", po::value(&file)->required(), "hardware config")(
+    opts.add_options()("help,h", "show this help")("file", po::value(&file)->required(),
+                                                   "hardware config")(
         "set", po::value(&overrides)->composing(), "override a config key: a.b.c=value");
     po::positional_options_description pos;
     pos.add("file", 1);
@@ -125,7 +128,8 @@ int cmd_validate_config(const std::vector<std::string>& args) {
 int cmd_validate_trace(const std::vector<std::string>& args) {
     std::string file;
     po::options_description opts("wallsim validate-trace options");
-    opts.add_options()("help,h", "show this help")("file", po::value(&file)->required(), "operator trace");
+    opts.add_options()("help,h", "show this help")("file", po::value(&file)->required(),
+                                                   "operator trace");
     po::positional_options_description pos;
     pos.add("file", 1);
     if (wants_help(args)) {
@@ -185,7 +189,8 @@ int sc_main(int argc, char** argv) {
         std::cerr << "wallsim: error: " << one_line(e.what()) << " (see --help)\n";
         return kExitBadInput;
     } catch (const sim::SimBug& e) {
-        std::cerr << "wallsim: internal error (a bug, please report): " << one_line(e.what()) << "\n";
+        std::cerr << "wallsim: internal error (a bug, please report): " << one_line(e.what())
+                  << "\n";
         return kExitInternal;
     } catch (const std::exception& e) {
         std::cerr << "wallsim: internal error: " << one_line(e.what()) << "\n";

@@ -38,15 +38,16 @@ std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& resu
         const OpResult& r = results[i];
         const double seconds = to_seconds(r.end - r.start);
         // Collectives and host copies are measured by the bytes on their link.
-        const bool link_op = r.cost.unit == ComputeUnit::Network || r.cost.unit == ComputeUnit::Host;
+        const bool link_op =
+            r.cost.unit == ComputeUnit::Network || r.cost.unit == ComputeUnit::Host;
         const double bytes = r.cost.unit == ComputeUnit::Network ? r.cost.wire_bytes
                              : r.cost.unit == ComputeUnit::Host  ? r.cost.host_bytes
                                                                  : r.cost.dram_bytes;
         const double flops_rate = seconds > 0 ? r.cost.flops / seconds : 0.0;
         const double byte_rate = seconds > 0 ? bytes / seconds : 0.0;
         out += std::to_string(i) + ',' + field(op.name) + ',' + to_string(op.kind) + ',' +
-               std::to_string(op.stream) + ',' + to_string(op.dtype) + ',' + to_string(r.cost.unit) +
-               ',' + to_string(r.fidelity) + ',' + field(r.model) + ',' +
+               std::to_string(op.stream) + ',' + to_string(op.dtype) + ',' +
+               to_string(r.cost.unit) + ',' + to_string(r.fidelity) + ',' + field(r.model) + ',' +
                num(to_seconds(r.start) * 1e6) + ',' + num(seconds * 1e6) + ',' + num(r.cost.flops) +
                ',' + num(bytes) + ',' + (link_op ? "" : num(r.cost.intensity())) + ',' +
                num(flops_rate / 1e12) + ',' + num(byte_rate / 1e9) + ',' +

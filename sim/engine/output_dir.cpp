@@ -20,18 +20,22 @@ bool replaceable(const fs::path& dir) {
 }
 }  // namespace
 
-OutputDir::OutputDir(const std::string& final_dir) : final_(fs::path(final_dir).lexically_normal()) {
+OutputDir::OutputDir(const std::string& final_dir)
+    : final_(fs::path(final_dir).lexically_normal()) {
     if (final_dir.empty()) throw ConfigError({"--out", 0, 0}, "--out", "must name a directory");
     if (final_.filename().empty()) final_ = final_.parent_path();
     if (!replaceable(final_)) {
         throw ConfigError({"--out", 0, 0}, "--out",
-                          "'" + final_dir + "' exists and is not an earlier wallsim output; "
-                          "refusing to overwrite it (choose another directory)");
+                          "'" + final_dir +
+                              "' exists and is not an earlier wallsim output; "
+                              "refusing to overwrite it (choose another directory)");
     }
     std::error_code ec;
     const fs::path parent = final_.has_parent_path() ? final_.parent_path() : fs::path(".");
     fs::create_directories(parent, ec);
-    if (ec) throw ConfigError({"--out", 0, 0}, "--out", "cannot create '" + parent.string() + "': " + ec.message());
+    if (ec)
+        throw ConfigError({"--out", 0, 0}, "--out",
+                          "cannot create '" + parent.string() + "': " + ec.message());
     staging_ = parent / ("." + final_.filename().string() + ".tmp-" + std::to_string(::getpid()));
     fs::remove_all(staging_, ec);
     fs::create_directory(staging_, ec);
@@ -60,12 +64,17 @@ void OutputDir::commit() {
     std::error_code ec;
     fs::path old;
     if (fs::exists(final_, ec)) {
-        old = final_.parent_path() / ("." + final_.filename().string() + ".old-" + std::to_string(::getpid()));
+        old = final_.parent_path() /
+              ("." + final_.filename().string() + ".old-" + std::to_string(::getpid()));
         fs::rename(final_, old, ec);
-        if (ec) throw ConfigError({"--out", 0, 0}, "--out", "cannot replace '" + final_.string() + "': " + ec.message());
+        if (ec)
+            throw ConfigError({"--out", 0, 0}, "--out",
+                              "cannot replace '" + final_.string() + "': " + ec.message());
     }
     fs::rename(staging_, final_, ec);
-    if (ec) throw ConfigError({"--out", 0, 0}, "--out", "cannot create '" + final_.string() + "': " + ec.message());
+    if (ec)
+        throw ConfigError({"--out", 0, 0}, "--out",
+                          "cannot create '" + final_.string() + "': " + ec.message());
     committed_ = true;
     if (!old.empty()) fs::remove_all(old, ec);
 }

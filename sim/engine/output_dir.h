@@ -11,7 +11,7 @@
 namespace sim {
 
 class OutputDir {
-public:
+  public:
     /// Checks that final_dir may be written and creates the staging directory; throws
     /// ConfigError (key "--out") when it may not.
     explicit OutputDir(const std::string& final_dir);
@@ -29,7 +29,7 @@ public:
 
     static constexpr const char* kMarker = ".wallsim-output";
 
-private:
+  private:
     std::filesystem::path final_;
     std::filesystem::path staging_;
     bool committed_ = false;

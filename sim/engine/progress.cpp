@@ -20,12 +20,15 @@ ProgressBar::ProgressBar(uint64_t total, bool enabled)
       start_(Clock::now()),
       last_draw_(start_) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+    finish();
+}
 
 void ProgressBar::update(uint64_t done, double sim_seconds) {
     if (!enabled_ || total_ == 0) return;
     const auto now = Clock::now();
-    if (now - start_ < kQuietStart || (drawn_ && now - last_draw_ < kRedrawEvery && done < total_)) {
+    if (now - start_ < kQuietStart ||
+        (drawn_ && now - last_draw_ < kRedrawEvery && done < total_)) {
         return;
     }
     last_draw_ = now;
@@ -34,9 +37,9 @@ void ProgressBar::update(uint64_t done, double sim_seconds) {
     const int filled = static_cast<int>(frac * kBarWidth);
     std::string bar(static_cast<size_t>(filled), '#');
     bar.resize(kBarWidth, '.');
-    std::fprintf(stderr, "\r[%s] %5.1f%%  %llu/%llu ops  simulated %.6g s", bar.c_str(), frac * 100.0,
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_),
-                 sim_seconds);
+    std::fprintf(stderr, "\r[%s] %5.1f%%  %llu/%llu ops  simulated %.6g s", bar.c_str(),
+                 frac * 100.0, static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total_), sim_seconds);
     std::fflush(stderr);
 }
 

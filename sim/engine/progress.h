@@ -9,7 +9,7 @@
 namespace sim {
 
 class ProgressBar {
-public:
+  public:
     /// total: number of operators; enabled: false silences it (--no-progress).
     ProgressBar(uint64_t total, bool enabled);
     ~ProgressBar();
@@ -21,7 +21,7 @@ public:
     /// Ends the line if anything was drawn.
     void finish();
 
-private:
+  private:
     using Clock = std::chrono::steady_clock;
     uint64_t total_;
     bool enabled_;

@@ -24,9 +24,12 @@ std::string model_group_name(const std::string& model_name) {
 int fidelity_rank(Fidelity f) {
     // auto prefers the most detailed model; sampled decides by itself when to go cycle-level.
     switch (f) {
-        case Fidelity::Sampled: return 0;
-        case Fidelity::Cycle: return 1;
-        case Fidelity::Analytic: return 2;
+        case Fidelity::Sampled:
+            return 0;
+        case Fidelity::Cycle:
+            return 1;
+        case Fidelity::Analytic:
+            return 2;
     }
     return 3;
 }
@@ -63,7 +66,8 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
         }
     }
     const double sim_seconds = to_seconds(end);
-    run.add_scalar("sim_time", "s", "simulated time until the last operator finished").set(sim_seconds);
+    run.add_scalar("sim_time", "s", "simulated time until the last operator finished")
+        .set(sim_seconds);
     run.add_counter("ops", "count", "operators executed") += results.size();
     run.add_scalar("flops", "FLOP", "floating-point operations of all operators").set(flops);
     run.add_scalar("dram_bytes", "B", "device-memory bytes of all operators").set(dram);
@@ -77,15 +81,18 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
     const auto publish_slices = [&](StatGroup& g, const std::map<std::string, Slice>& slices,
                                     const std::string& what) {
         double total = 0;
-        for (const auto& [name, s] : slices) total += s.seconds;
+        for (const auto& [name, s] : slices)
+            total += s.seconds;
         for (const auto& [name, s] : slices) {
             StatGroup& k = g.add_group(name);
             k.add_counter("ops", "count", "operators " + what + " " + name) += s.ops;
             k.add_scalar("time", "s", "summed operator time " + what + " " + name).set(s.seconds);
-            k.add_scalar("time_share", "ratio", "share of summed operator time " + what + " " + name)
+            k.add_scalar("time_share", "ratio",
+                         "share of summed operator time " + what + " " + name)
                 .set(total > 0 ? s.seconds / total : 0.0);
             k.add_scalar("flops", "FLOP", "FLOPs " + what + " " + name).set(s.flops);
-            k.add_scalar("dram_bytes", "B", "device-memory bytes " + what + " " + name).set(s.bytes);
+            k.add_scalar("dram_bytes", "B", "device-memory bytes " + what + " " + name)
+                .set(s.bytes);
         }
     };
     publish_slices(run.add_group("by_kind"), by_kind, "of kind");
@@ -93,10 +100,12 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
 }
 
 std::string resolved_config_text(const ConfigDocument& doc, const RunOptions& o) {
-    std::string header = "# Resolved hardware configuration written by wallsim (extends and --set applied).\n";
+    std::string header =
+        "# Resolved hardware configuration written by wallsim (extends and --set applied).\n";
     header += "# hw: " + o.hw_file + "\n# trace: " + o.trace_file + "\n# fidelity: " + o.fidelity +
               "\n# seed: " + std::to_string(o.seed) + "\n";
-    for (const auto& s : o.overrides) header += "# --set " + s + "\n";
+    for (const auto& s : o.overrides)
+        header += "# --set " + s + "\n";
     return header + dump_config(doc);
 }
 
@@ -114,8 +123,10 @@ HardwareSetup::HardwareSetup(const Registry& registry,
     const DeviceEntry* device = registry.find_device(device_);
     if (!device) {
         std::string list;
-        for (const auto& d : registry.devices()) list += (list.empty() ? "" : ", ") + d.kind;
-        root.fail("device", "'" + device_ + "' is not a registered device; expected one of: " + list);
+        for (const auto& d : registry.devices())
+            list += (list.empty() ? "" : ", ") + d.kind;
+        root.fail("device",
+                  "'" + device_ + "' is not a registered device; expected one of: " + list);
     }
     root.get("name", name_);
     device->describe(root, stats_root.add_group("hw"));
@@ -133,14 +144,16 @@ OpModel& HardwareSetup::choose(const Op& op, std::optional<Fidelity> requested) 
     OpModel* analytic = nullptr;
     std::string reason;
     for (auto& [entry, model] : models_) {
-        if (std::find(entry->kinds.begin(), entry->kinds.end(), op.kind) == entry->kinds.end()) continue;
+        if (std::find(entry->kinds.begin(), entry->kinds.end(), op.kind) == entry->kinds.end())
+            continue;
         if (!model->supports(op)) {
             reason = model->why_unsupported(op);
             continue;
         }
         if (entry->fidelity == Fidelity::Analytic && !analytic) analytic = model.get();
         const bool wanted = requested ? entry->fidelity == *requested : true;
-        if (wanted && (!best_entry || fidelity_rank(entry->fidelity) < fidelity_rank(best_entry->fidelity))) {
+        if (wanted &&
+            (!best_entry || fidelity_rank(entry->fidelity) < fidelity_rank(best_entry->fidelity))) {
             best = model.get();
             best_entry = entry;
         }
@@ -151,7 +164,8 @@ OpModel& HardwareSetup::choose(const Op& op, std::optional<Fidelity> requested) 
         if (std::find(warned_.begin(), warned_.end(), key) == warned_.end()) {
             warned_.push_back(key);
             logging_.get("engine")->warn(
-                "no {} model runs '{}' ops on device '{}' yet; using analytic (see ops.csv fidelity)",
+                "no {} model runs '{}' ops on device '{}' yet; using analytic (see ops.csv "
+                "fidelity)",
                 to_string(*requested), key, device_);
         }
         return *analytic;
@@ -166,8 +180,9 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     if (options.fidelity != "auto") {
         requested = parse_fidelity(options.fidelity);
         if (!requested) {
-            throw ConfigError({"--fidelity", 0, 0}, "--fidelity",
-                              "'" + options.fidelity + "' is not one of: auto, analytic, sampled, cycle");
+            throw ConfigError(
+                {"--fidelity", 0, 0}, "--fidelity",
+                "'" + options.fidelity + "' is not one of: auto, analytic, sampled, cycle");
         }
     }
     spdlog::level::level_enum level;
@@ -195,12 +210,13 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     const Trace trace = parse_trace_file(options.trace_file);
     std::vector<OpModel*> models;
     models.reserve(trace.ops.size());
-    for (const Op& op : trace.ops) models.push_back(&setup.choose(op, requested));
+    for (const Op& op : trace.ops)
+        models.push_back(&setup.choose(op, requested));
     OutputDir out(options.out_dir);
 
     auto engine_log = logging.get("engine");
-    engine_log->info("{}: {} operators on {} stream(s), hardware '{}'", trace.name, trace.ops.size(),
-                     trace.stream_count(), setup.name());
+    engine_log->info("{}: {} operators on {} stream(s), hardware '{}'", trace.name,
+                     trace.ops.size(), trace.stream_count(), setup.name());
     ProgressBar progress(trace.ops.size(), options.progress);
     TraceDriver driver("driver", trace, models, [&progress](uint64_t done) {
         progress.update(done, sc_core::sc_time_stamp().to_seconds());
@@ -211,17 +227,14 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
 
     publish_run_stats(stats.add_group("run"), trace, driver.results());
     Json json;
-    json["meta"] = {{"wallsim_version", WALLSIM_VERSION},
-                    {"hw_name", setup.name()},
-                    {"hw_file", options.hw_file},
-                    {"device", setup.device()},
-                    {"trace_name", trace.name},
-                    {"trace_file", options.trace_file},
-                    {"fidelity", options.fidelity},
-                    {"seed", options.seed},
+    json["meta"] = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", setup.name()},
+                    {"hw_file", options.hw_file},         {"device", setup.device()},
+                    {"trace_name", trace.name},           {"trace_file", options.trace_file},
+                    {"fidelity", options.fidelity},       {"seed", options.seed},
                     {"overrides", options.overrides}};
     const Json stats_json = stats.to_json();
-    for (const auto& [key, value] : stats_json.items()) json[key] = value;
+    for (const auto& [key, value] : stats_json.items())
+        json[key] = value;
     std::string stats_txt;
     stats.to_text(stats_txt);
 
@@ -232,10 +245,10 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     out.commit();
 
     RunSummary summary;
-    summary.sim_seconds = to_seconds(std::max_element(driver.results().begin(), driver.results().end(),
-                                                      [](const OpResult& a, const OpResult& b) {
-                                                          return a.end < b.end;
-                                                      })->end);
+    summary.sim_seconds = to_seconds(
+        std::max_element(driver.results().begin(), driver.results().end(),
+                         [](const OpResult& a, const OpResult& b) { return a.end < b.end; })
+            ->end);
     summary.ops = trace.ops.size();
     summary.out_dir = options.out_dir;
     return summary;

@@ -17,22 +17,22 @@
 namespace sim {
 
 struct RunOptions {
-    std::string hw_file;                     ///< --hw
-    std::vector<std::string> overrides;      ///< --set a.b=c, in order
-    std::string trace_file;                  ///< --trace
-    std::string out_dir;                     ///< --out
-    std::string fidelity = "auto";           ///< auto, analytic, sampled or cycle
-    uint64_t seed = 1;                       ///< --seed
-    std::string log_level = "warn";          ///< default level of every logger
-    std::vector<std::string> log_levels;     ///< name=level per logger
-    bool progress = true;                    ///< progress bar on a terminal
+    std::string hw_file;                  ///< --hw
+    std::vector<std::string> overrides;   ///< --set a.b=c, in order
+    std::string trace_file;               ///< --trace
+    std::string out_dir;                  ///< --out
+    std::string fidelity = "auto";        ///< auto, analytic, sampled or cycle
+    uint64_t seed = 1;                    ///< --seed
+    std::string log_level = "warn";       ///< default level of every logger
+    std::vector<std::string> log_levels;  ///< name=level per logger
+    bool progress = true;                 ///< progress bar on a terminal
 };
 
 /// A hardware file turned into its models: loads the config (extends, overrides), publishes
 /// the device's derived figures under "hw", builds every model registered for the device
 /// (each reads its params), then rejects any key no model asked for.
 class HardwareSetup {
-public:
+  public:
     HardwareSetup(const Registry& registry,
                   const std::string& hw_file,
                   const std::vector<std::string>& overrides,
@@ -49,7 +49,7 @@ public:
     /// trace line when no model can run it.
     OpModel& choose(const Op& op, std::optional<Fidelity> requested);
 
-private:
+  private:
     std::shared_ptr<ConfigDocument> doc_;
     std::string device_;
     std::string name_;

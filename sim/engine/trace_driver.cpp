@@ -30,7 +30,8 @@ TraceDriver::TraceDriver(sc_core::sc_module_name name,
     for (uint32_t s = 0; s < stream_ops_.size(); ++s) {
         if (stream_ops_[s].empty()) continue;
         sc_core::sc_spawn_options opts;
-        sc_core::sc_spawn([this, s] { run_stream(s); }, ("stream" + std::to_string(s)).c_str(), &opts);
+        sc_core::sc_spawn([this, s] { run_stream(s); }, ("stream" + std::to_string(s)).c_str(),
+                          &opts);
     }
 }
 
@@ -38,12 +39,14 @@ void TraceDriver::run_stream(uint32_t stream) {
     for (size_t index : stream_ops_[stream]) {
         const Op& op = trace_.ops[index];
         for (size_t dep : op.after) {
-            while (!done_[dep]) sc_core::wait(*events_[static_cast<size_t>(event_of_[dep])]);
+            while (!done_[dep])
+                sc_core::wait(*events_[static_cast<size_t>(event_of_[dep])]);
         }
         results_[index] = models_[index]->execute(op);
         SIM_ASSERT(results_[index].end >= results_[index].start, "op ends before it starts");
         done_[index] = true;
-        if (event_of_[index] >= 0) events_[static_cast<size_t>(event_of_[index])]->notify(sc_core::SC_ZERO_TIME);
+        if (event_of_[index] >= 0)
+            events_[static_cast<size_t>(event_of_[index])]->notify(sc_core::SC_ZERO_TIME);
         ++completed_;
         if (on_done_) on_done_(completed_);
     }

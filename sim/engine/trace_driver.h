@@ -17,7 +17,7 @@
 namespace sim {
 
 class TraceDriver : public sc_core::sc_module {
-public:
+  public:
     /// models[i] executes trace.ops[i]; on_done(count) is called after each completion.
     TraceDriver(sc_core::sc_module_name name,
                 const Trace& trace,
@@ -29,7 +29,7 @@ public:
     /// Whether every operator ran.
     bool finished() const { return completed_ == trace_.ops.size(); }
 
-private:
+  private:
     void run_stream(uint32_t stream);
 
     const Trace& trace_;

@@ -13,9 +13,11 @@ namespace {
 
 // The %* flag: simulated time in microseconds.
 class SimTimeFlag final : public spdlog::custom_flag_formatter {
-public:
+  public:
     explicit SimTimeFlag(std::function<TimePs()> now) : now_(std::move(now)) {}
-    void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
+    void format(const spdlog::details::log_msg&,
+                const std::tm&,
+                spdlog::memory_buf_t& dest) override {
         char buf[48];
         const int n = std::snprintf(buf, sizeof buf, "%14.6f us", to_seconds(now_()) * 1e6);
         dest.append(buf, buf + n);
@@ -24,7 +26,7 @@ public:
         return std::make_unique<SimTimeFlag>(now_);
     }
 
-private:
+  private:
     std::function<TimePs()> now_;
 };
 

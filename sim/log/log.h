@@ -15,7 +15,7 @@
 namespace sim {
 
 class Logging {
-public:
+  public:
     /// now() supplies the simulated time printed in front of every line.
     Logging(spdlog::level::level_enum default_level, std::function<TimePs()> now);
 
@@ -26,7 +26,7 @@ public:
     /// Parses "trace|debug|info|warn|error|off"; throws std::invalid_argument otherwise.
     static spdlog::level::level_enum parse_level(const std::string& text);
 
-private:
+  private:
     spdlog::level::level_enum default_level_;
     std::function<TimePs()> now_;
     spdlog::sink_ptr sink_;

@@ -30,18 +30,18 @@ std::optional<Fidelity> parse_fidelity(const std::string& s);
 
 /// What executing one operator produced.
 struct OpResult {
-    TimePs start;                 ///< when the operator began (after its dependencies)
-    TimePs end;                   ///< when it completed
-    OpCost cost;                  ///< FLOPs and bytes the model counted
-    double roof_flops = 0;        ///< peak FLOP/s of the unit and dtype it ran on; 0 if none
-    double roof_bandwidth = 0;    ///< peak B/s of the memory or link its bytes crossed
-    std::string bound;            ///< compute, memory, network, host or launch
+    TimePs start;               ///< when the operator began (after its dependencies)
+    TimePs end;                 ///< when it completed
+    OpCost cost;                ///< FLOPs and bytes the model counted
+    double roof_flops = 0;      ///< peak FLOP/s of the unit and dtype it ran on; 0 if none
+    double roof_bandwidth = 0;  ///< peak B/s of the memory or link its bytes crossed
+    std::string bound;          ///< compute, memory, network, host or launch
     Fidelity fidelity = Fidelity::Analytic;
-    std::string model;            ///< registry name of the model that ran it
+    std::string model;  ///< registry name of the model that ran it
 };
 
 class OpModel {
-public:
+  public:
     virtual ~OpModel() = default;
     /// Whether this model can run op (its kind, dtype on this hardware).
     virtual bool supports(const Op& op) const = 0;
@@ -54,10 +54,10 @@ public:
 /// Everything a model factory may use to build itself. Models read their params from hw
 /// (every key they read becomes known; unread keys are reported as unknown).
 struct ModelContext {
-    const ConfigNode& hw;       ///< the root of the hardware config
-    StatGroup& stats;           ///< the model's own stats group
-    Logging& logging;           ///< named loggers with a simulated-time prefix
-    uint64_t seed;              ///< the run's random seed
+    const ConfigNode& hw;  ///< the root of the hardware config
+    StatGroup& stats;      ///< the model's own stats group
+    Logging& logging;      ///< named loggers with a simulated-time prefix
+    uint64_t seed;         ///< the run's random seed
 };
 
 using ModelFactory = std::function<std::unique_ptr<OpModel>(const ModelContext&)>;

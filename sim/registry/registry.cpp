@@ -7,9 +7,12 @@ namespace sim {
 
 std::string to_string(Fidelity f) {
     switch (f) {
-        case Fidelity::Analytic: return "analytic";
-        case Fidelity::Sampled: return "sampled";
-        case Fidelity::Cycle: return "cycle";
+        case Fidelity::Analytic:
+            return "analytic";
+        case Fidelity::Sampled:
+            return "sampled";
+        case Fidelity::Cycle:
+            return "cycle";
     }
     return "?";
 }
@@ -23,7 +26,8 @@ std::optional<Fidelity> parse_fidelity(const std::string& s) {
 
 void Registry::add_device(DeviceEntry entry) {
     SIM_ASSERT(!entry.kind.empty(), "device kind must not be empty");
-    SIM_ASSERT(find_device(entry.kind) == nullptr, "device '" << entry.kind << "' registered twice");
+    SIM_ASSERT(find_device(entry.kind) == nullptr,
+               "device '" << entry.kind << "' registered twice");
     devices_.push_back(std::move(entry));
 }
 
@@ -53,16 +57,19 @@ std::vector<const ModelEntry*> Registry::models_for(const std::string& device) c
 
 void Registry::print(std::ostream& os) const {
     os << "Devices (the `device:` key of a hardware file):\n";
-    for (const auto& d : devices_) os << "  " << d.kind << "  " << d.description << "\n";
+    for (const auto& d : devices_)
+        os << "  " << d.kind << "  " << d.description << "\n";
     os << "\nTiming models:\n";
     for (const auto& m : models_) {
         os << "  " << m.name << "  [device " << m.device << ", fidelity " << to_string(m.fidelity)
            << "]\n      " << m.description << "\n      op kinds:";
-        for (OpKind k : m.kinds) os << ' ' << to_string(k);
+        for (OpKind k : m.kinds)
+            os << ' ' << to_string(k);
         os << "\n";
     }
     os << "\nOperator kinds (traces/README.md):";
-    for (OpKind k : all_op_kinds()) os << ' ' << to_string(k);
+    for (OpKind k : all_op_kinds())
+        os << ' ' << to_string(k);
     os << "\n";
 }
 

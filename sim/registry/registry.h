@@ -19,22 +19,22 @@ namespace sim {
 using DeviceDescriber = std::function<void(const ConfigNode& hw, StatGroup& stats)>;
 
 struct DeviceEntry {
-    std::string kind;         ///< the value of `device:` in a hardware file
+    std::string kind;  ///< the value of `device:` in a hardware file
     std::string description;
     DeviceDescriber describe;
 };
 
 struct ModelEntry {
-    std::string name;                  ///< unique registry key, e.g. "gpu.analytic"
+    std::string name;  ///< unique registry key, e.g. "gpu.analytic"
     std::string description;
-    std::string device;                ///< the device kind it models
+    std::string device;  ///< the device kind it models
     Fidelity fidelity = Fidelity::Analytic;
-    std::vector<OpKind> kinds;         ///< op kinds it can run
+    std::vector<OpKind> kinds;  ///< op kinds it can run
     ModelFactory factory;
 };
 
 class Registry {
-public:
+  public:
     /// Throws SimBug on a duplicate kind.
     void add_device(DeviceEntry entry);
     /// Throws SimBug on a duplicate name or an unregistered device.
@@ -49,7 +49,7 @@ public:
     /// Human-readable listing for `wallsim list`.
     void print(std::ostream& os) const;
 
-private:
+  private:
     std::vector<DeviceEntry> devices_;
     std::vector<ModelEntry> models_;
 };

@@ -98,8 +98,10 @@ const Stat* StatGroup::find(const std::string& dotted_path) const {
 
 Json StatGroup::to_json() const {
     Json j = Json::object();
-    for (const auto& s : stats_) j[s->name()] = s->to_json();
-    for (const StatGroup* g : children_) j[g->name()] = g->to_json();
+    for (const auto& s : stats_)
+        j[s->name()] = s->to_json();
+    for (const StatGroup* g : children_)
+        j[g->name()] = g->to_json();
     return j;
 }
 
@@ -109,12 +111,15 @@ void StatGroup::to_text(std::string& out) const {
         out += (base.empty() ? s->name() : base + "." + s->name()) + " " + s->to_text() + " # " +
                s->description() + " (" + s->unit() + ")\n";
     }
-    for (const StatGroup* g : children_) g->to_text(out);
+    for (const StatGroup* g : children_)
+        g->to_text(out);
 }
 
 void StatGroup::reset() {
-    for (auto& s : stats_) s->reset();
-    for (StatGroup* g : children_) g->reset();
+    for (auto& s : stats_)
+        s->reset();
+    for (StatGroup* g : children_)
+        g->reset();
 }
 
 }  // namespace sim

@@ -13,7 +13,7 @@
 namespace sim {
 
 class StatGroup {
-public:
+  public:
     /// A root group (parent == nullptr) or a group registered under parent (not owned by it).
     StatGroup(StatGroup* parent, std::string name);
     virtual ~StatGroup();
@@ -48,7 +48,7 @@ public:
     /// Resets every stat below this group.
     void reset();
 
-private:
+  private:
     void check_unique(const std::string& name) const;
     template <typename T, typename... Args>
     T& add_stat(Args&&... args);

@@ -28,17 +28,27 @@ Json leaf(const Stat& s, Json value) {
 }
 
 // JSON has no NaN/inf; report them as null rather than writing invalid JSON.
-Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+Json number(double v) {
+    return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
 }  // namespace
 
 Stat::Stat(std::string name, std::string unit, std::string description)
     : name_(std::move(name)), unit_(std::move(unit)), description_(std::move(description)) {}
 
-Json Counter::to_json() const { return leaf(*this, value_); }
-std::string Counter::to_text() const { return std::to_string(value_); }
+Json Counter::to_json() const {
+    return leaf(*this, value_);
+}
+std::string Counter::to_text() const {
+    return std::to_string(value_);
+}
 
-Json Scalar::to_json() const { return leaf(*this, number(value_)); }
-std::string Scalar::to_text() const { return format_double(value_); }
+Json Scalar::to_json() const {
+    return leaf(*this, number(value_));
+}
+std::string Scalar::to_text() const {
+    return format_double(value_);
+}
 
 Distribution::Distribution(std::string name, std::string unit, std::string description)
     : Stat(std::move(name), std::move(unit), std::move(description)), acc_(make_accumulator()) {}
@@ -52,8 +62,12 @@ void Distribution::sample(double v) {
     if (exact_.size() < kExactSamples) exact_.push_back(v);
 }
 
-uint64_t Distribution::count() const { return acc::count(acc_); }
-double Distribution::mean() const { return count() ? acc::mean(acc_) : 0.0; }
+uint64_t Distribution::count() const {
+    return acc::count(acc_);
+}
+double Distribution::mean() const {
+    return count() ? acc::mean(acc_) : 0.0;
+}
 
 double Distribution::quantile(double q) const {
     const uint64_t n = count();
@@ -101,7 +115,11 @@ Formula::Formula(std::string name,
                  std::function<double()> f)
     : Stat(std::move(name), std::move(unit), std::move(description)), f_(std::move(f)) {}
 
-Json Formula::to_json() const { return leaf(*this, number(f_())); }
-std::string Formula::to_text() const { return format_double(f_()); }
+Json Formula::to_json() const {
+    return leaf(*this, number(f_()));
+}
+std::string Formula::to_text() const {
+    return format_double(f_());
+}
 
 }  // namespace sim

@@ -24,7 +24,7 @@ using Json = nlohmann::ordered_json;
 
 /// What every statistic shares: its leaf name, unit and one-line description.
 class Stat {
-public:
+  public:
     Stat(std::string name, std::string unit, std::string description);
     virtual ~Stat() = default;
     Stat(const Stat&) = delete;
@@ -41,7 +41,7 @@ public:
     /// Forgets everything recorded (warm-up).
     virtual void reset() = 0;
 
-private:
+  private:
     std::string name_;
     std::string unit_;
     std::string description_;
@@ -49,7 +49,7 @@ private:
 
 /// A monotonically increasing event count.
 class Counter final : public Stat {
-public:
+  public:
     using Stat::Stat;
     Counter& operator+=(uint64_t n) {
         value_ += n;
@@ -64,13 +64,13 @@ public:
     std::string to_text() const override;
     void reset() override { value_ = 0; }
 
-private:
+  private:
     uint64_t value_ = 0;
 };
 
 /// A single measured or configured number (a peak rate, a total time in seconds).
 class Scalar final : public Stat {
-public:
+  public:
     using Stat::Stat;
     void set(double v) { value_ = v; }
     Scalar& operator+=(double v) {
@@ -82,14 +82,14 @@ public:
     std::string to_text() const override;
     void reset() override { value_ = 0.0; }
 
-private:
+  private:
     double value_ = 0.0;
 };
 
 /// A distribution of samples: count, mean, min, max, standard deviation and p50/p90/p99
 /// (Boost.Accumulators; quantiles are exact up to kExactSamples samples, P² estimates beyond).
 class Distribution final : public Stat {
-public:
+  public:
     static constexpr size_t kExactSamples = 4096;
 
     Distribution(std::string name, std::string unit, std::string description);
@@ -102,13 +102,15 @@ public:
     std::string to_text() const override;
     void reset() override;
 
-private:
+  private:
     using Accumulator = boost::accumulators::accumulator_set<
         double,
-        boost::accumulators::stats<
-            boost::accumulators::tag::count, boost::accumulators::tag::mean,
-            boost::accumulators::tag::min, boost::accumulators::tag::max,
-            boost::accumulators::tag::variance, boost::accumulators::tag::extended_p_square>>;
+        boost::accumulators::stats<boost::accumulators::tag::count,
+                                   boost::accumulators::tag::mean,
+                                   boost::accumulators::tag::min,
+                                   boost::accumulators::tag::max,
+                                   boost::accumulators::tag::variance,
+                                   boost::accumulators::tag::extended_p_square>>;
     static Accumulator make_accumulator();
 
     Accumulator acc_;
@@ -117,14 +119,14 @@ private:
 
 /// A value derived at dump time from other stats (a ratio, a utilisation).
 class Formula final : public Stat {
-public:
+  public:
     Formula(std::string name, std::string unit, std::string description, std::function<double()> f);
     double value() const { return f_(); }
     Json to_json() const override;
     std::string to_text() const override;
     void reset() override {}
 
-private:
+  private:
     std::function<double()> f_;
 };
 

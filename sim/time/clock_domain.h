@@ -11,7 +11,7 @@
 namespace sim {
 
 class ClockDomain {
-public:
+  public:
     /// A clock of frequency_hz (> 0, whole hertz). Throws std::invalid_argument otherwise.
     ClockDomain(std::string name, uint64_t frequency_hz);
 
@@ -27,7 +27,7 @@ public:
     /// Cycles needed to cover a duration, rounded up.
     Cycle cycles_for(TimePs duration) const;
 
-private:
+  private:
     std::string name_;
     uint64_t frequency_hz_;
 };

@@ -45,7 +45,8 @@ constexpr std::array<DTypeInfo, 7> kDTypes{{
 const std::vector<OpKind>& all_op_kinds() {
     static const std::vector<OpKind> kinds = [] {
         std::vector<OpKind> v;
-        for (const auto& [k, n] : kKindNames) v.push_back(k);
+        for (const auto& [k, n] : kKindNames)
+            v.push_back(k);
         return v;
     }();
     return kinds;
@@ -88,10 +89,14 @@ uint64_t dtype_bytes(DType d) {
 
 std::string to_string(ComputeUnit u) {
     switch (u) {
-        case ComputeUnit::Vector: return "vector";
-        case ComputeUnit::Tensor: return "tensor";
-        case ComputeUnit::Network: return "network";
-        case ComputeUnit::Host: return "host";
+        case ComputeUnit::Vector:
+            return "vector";
+        case ComputeUnit::Tensor:
+            return "tensor";
+        case ComputeUnit::Network:
+            return "network";
+        case ComputeUnit::Host:
+            return "host";
     }
     return "?";
 }
@@ -103,7 +108,8 @@ bool is_collective(OpKind k) {
 
 uint32_t Trace::stream_count() const {
     uint32_t n = 0;
-    for (const Op& op : ops) n = std::max(n, op.stream + 1);
+    for (const Op& op : ops)
+        n = std::max(n, op.stream + 1);
     return n;
 }
 

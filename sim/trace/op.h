@@ -106,14 +106,14 @@ using OpParams = std::variant<GemmParams,
                               CustomParams>;
 
 struct Op {
-    size_t index = 0;             ///< position in the expanded trace
-    std::string name;             ///< unique in the trace
+    size_t index = 0;  ///< position in the expanded trace
+    std::string name;  ///< unique in the trace
     OpKind kind = OpKind::Custom;
-    uint32_t stream = 0;          ///< ops on one stream run in program order
-    std::vector<size_t> after;    ///< indices of ops that must finish first (all < index)
+    uint32_t stream = 0;        ///< ops on one stream run in program order
+    std::vector<size_t> after;  ///< indices of ops that must finish first (all < index)
     DType dtype = DType::FP32;
     OpParams params;
-    SourceLocation where;         ///< the trace line that defined it
+    SourceLocation where;  ///< the trace line that defined it
 };
 
 struct Trace {

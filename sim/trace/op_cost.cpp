@@ -5,11 +5,15 @@ namespace sim {
 
 namespace {
 
-double d(uint64_t v) { return static_cast<double>(v); }
+double d(uint64_t v) {
+    return static_cast<double>(v);
+}
 
 // Kernels that run on matrix units when their dtype has one; fp32 stays on CUDA cores, as
 // PyTorch does without TF32.
-ComputeUnit matrix_unit(DType t) { return t == DType::FP32 ? ComputeUnit::Vector : ComputeUnit::Tensor; }
+ComputeUnit matrix_unit(DType t) {
+    return t == DType::FP32 ? ComputeUnit::Vector : ComputeUnit::Tensor;
+}
 
 struct CostVisitor {
     const Op& op;
@@ -93,9 +97,15 @@ struct CostVisitor {
         OpCost c;
         const double g = d(p.group);
         switch (op.kind) {
-            case OpKind::AllReduce: c.wire_bytes = 2.0 * (g - 1.0) / g * d(p.bytes); break;
-            case OpKind::SendRecv: c.wire_bytes = d(p.bytes); break;
-            default: c.wire_bytes = (g - 1.0) / g * d(p.bytes); break;
+            case OpKind::AllReduce:
+                c.wire_bytes = 2.0 * (g - 1.0) / g * d(p.bytes);
+                break;
+            case OpKind::SendRecv:
+                c.wire_bytes = d(p.bytes);
+                break;
+            default:
+                c.wire_bytes = (g - 1.0) / g * d(p.bytes);
+                break;
         }
         c.unit = ComputeUnit::Network;
         return c;

@@ -9,10 +9,10 @@
 namespace sim {
 
 struct OpCost {
-    double flops = 0;        ///< floating-point (or integer) operations; an FMA counts 2
-    double dram_bytes = 0;   ///< compulsory device-memory traffic, bytes
-    double wire_bytes = 0;   ///< bytes each device sends on its links (collectives)
-    double host_bytes = 0;   ///< bytes over the host link (h2d/d2h copies)
+    double flops = 0;       ///< floating-point (or integer) operations; an FMA counts 2
+    double dram_bytes = 0;  ///< compulsory device-memory traffic, bytes
+    double wire_bytes = 0;  ///< bytes each device sends on its links (collectives)
+    double host_bytes = 0;  ///< bytes over the host link (h2d/d2h copies)
     ComputeUnit unit = ComputeUnit::Vector;  ///< the engine and roof the op is measured against
     DType dtype = DType::FP32;               ///< the roof's precision
 

@@ -54,8 +54,10 @@ DType default_dtype(OpKind k) {
         case OpKind::AllGather:
         case OpKind::ReduceScatter:
         case OpKind::AllToAll:
-        case OpKind::SendRecv: return DType::FP16;
-        default: return DType::FP32;
+        case OpKind::SendRecv:
+            return DType::FP16;
+        default:
+            return DType::FP32;
     }
 }
 
@@ -173,7 +175,7 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
 }
 
 class TraceBuilder {
-public:
+  public:
     explicit TraceBuilder(Trace& trace) : trace_(trace) {}
 
     // One entry of an `ops:` list (top level or a repeat body).
@@ -186,7 +188,7 @@ public:
         }
     }
 
-private:
+  private:
     void add_repeat(const ConfigNode& n, const std::string& suffix, NameScope* scope, int depth) {
         uint64_t count = 0;
         n.require("repeat", count);
@@ -218,7 +220,8 @@ private:
         const auto kind = parse_op_kind(kind_text);
         if (!kind) {
             std::string list;
-            for (OpKind k : all_op_kinds()) list += (list.empty() ? "" : ", ") + to_string(k);
+            for (OpKind k : all_op_kinds())
+                list += (list.empty() ? "" : ", ") + to_string(k);
             n.fail("kind", "'" + kind_text + "' is not an operator kind; expected one of: " + list);
         }
         op.kind = *kind;
@@ -235,7 +238,8 @@ private:
         n.get("stream", op.stream);
         std::vector<std::string> after;
         n.get("after", after);
-        for (const std::string& dep : after) op.after.push_back(resolve(n, dep, scope));
+        for (const std::string& dep : after)
+            op.after.push_back(resolve(n, dep, scope));
 
         op.dtype = read_dtype(n, "dtype", default_dtype(op.kind));
         op.params = read_params(n, op.kind, op.dtype);
@@ -290,17 +294,22 @@ YAML::Node to_yaml(const nlohmann::ordered_json& j) {
     switch (j.type()) {
         case nlohmann::ordered_json::value_t::object: {
             YAML::Node m(YAML::NodeType::Map);
-            for (const auto& [k, v] : j.items()) m[k] = to_yaml(v);
+            for (const auto& [k, v] : j.items())
+                m[k] = to_yaml(v);
             return m;
         }
         case nlohmann::ordered_json::value_t::array: {
             YAML::Node s(YAML::NodeType::Sequence);
-            for (const auto& v : j) s.push_back(to_yaml(v));
+            for (const auto& v : j)
+                s.push_back(to_yaml(v));
             return s;
         }
-        case nlohmann::ordered_json::value_t::string: return YAML::Node(j.get<std::string>());
-        case nlohmann::ordered_json::value_t::null: return YAML::Node(YAML::NodeType::Null);
-        default: return YAML::Node(j.dump());
+        case nlohmann::ordered_json::value_t::string:
+            return YAML::Node(j.get<std::string>());
+        case nlohmann::ordered_json::value_t::null:
+            return YAML::Node(YAML::NodeType::Null);
+        default:
+            return YAML::Node(j.dump());
     }
 }
 
@@ -323,7 +332,8 @@ Trace parse_trace_yaml(const std::string& text, const std::string& label) {
     if (entries.empty()) root.fail("ops", "a trace needs at least one operator");
     root.reject_unknown_keys();
     TraceBuilder builder(trace);
-    for (const ConfigNode& entry : entries) builder.add_entry(entry, "", nullptr, 0);
+    for (const ConfigNode& entry : entries)
+        builder.add_entry(entry, "", nullptr, 0);
     return trace;
 }
 
@@ -358,16 +368,19 @@ Trace parse_trace_jsonl(const std::string& text, const std::string& label) {
             builder.add_entry(node, "", nullptr, 0);
         }
     }
-    if (!have_header) throw ConfigError({label, 0, 0}, "version", "empty trace; expected a header line");
-    if (trace.ops.empty()) throw ConfigError({label, line_no, 0}, "ops", "a trace needs at least one operator");
+    if (!have_header)
+        throw ConfigError({label, 0, 0}, "version", "empty trace; expected a header line");
+    if (trace.ops.empty())
+        throw ConfigError({label, line_no, 0}, "ops", "a trace needs at least one operator");
     return trace;
 }
 
 Trace parse_trace_file(const std::string& path) {
     const std::string ext = std::filesystem::path(path).extension().string();
     if (ext != ".yaml" && ext != ".yml" && ext != ".jsonl") {
-        throw ConfigError({path, 0, 0}, "", "unknown trace encoding '" + ext +
-                                                "'; expected a .yaml, .yml or .jsonl file");
+        throw ConfigError(
+            {path, 0, 0}, "",
+            "unknown trace encoding '" + ext + "'; expected a .yaml, .yml or .jsonl file");
     }
     const std::string text = read_text_file(path);
     return ext == ".jsonl" ? parse_trace_jsonl(text, path) : parse_trace_yaml(text, path);

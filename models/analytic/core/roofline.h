@@ -23,7 +23,7 @@ struct RooflineTiming {
 };
 
 class RooflineCore {
-public:
+  public:
     explicit RooflineCore(const hw::HardwareParams& hw);
 
     /// Empty when the device can run op; otherwise why not (missing rate, no links, ...).
@@ -31,7 +31,7 @@ public:
     /// The timing of op; requires unsupported_reason(op, cost).empty().
     RooflineTiming time(const OpCost& cost) const;
 
-private:
+  private:
     const hw::HardwareParams& hw_;
 };
 

@@ -9,7 +9,7 @@
 namespace sim::analytic {
 
 class Timeline {
-public:
+  public:
     /// Reserves duration starting no earlier than now; returns the start time.
     TimePs reserve(TimePs now, TimePs duration) {
         const TimePs start = now > free_at_ ? now : free_at_;
@@ -21,7 +21,7 @@ public:
     /// Total reserved time.
     TimePs busy() const { return busy_; }
 
-private:
+  private:
     TimePs free_at_{0};
     TimePs busy_{0};
 };

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "sim/trace/trace_parser.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/testing/temp_dir.h"
+
+namespace sim {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+template <typename F>
+std::string config_error(F&& f) {
+    try {
+        f();
+    } catch (const ConfigError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "expected a ConfigError";
+    return {};
+}
+
+std::string yaml_error(const std::string& text) {
+    return config_error([&] { parse_trace_yaml(text, "t.yaml"); });
+}
+
+TEST(TraceParser, ReadsOpsWithDefaults) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nname: demo\nops:\n"
+        "  - {name: add, kind: elementwise, elements: 1024}\n"
+        "  - {kind: gemm, m: 64, n: 32, k: 16, dtype: bf16, stream: 1, after: [add]}\n",
+        "t.yaml");
+    ASSERT_EQ(t.ops.size(), 2u);
+    EXPECT_EQ(t.name, "demo");
+    EXPECT_EQ(t.ops[0].dtype, DType::FP32);
+    const auto& ew = std::get<ElementwiseParams>(t.ops[0].params);
+    EXPECT_EQ(ew.inputs, 2u);
+    EXPECT_EQ(ew.outputs, 1u);
+    EXPECT_EQ(ew.flops_per_element, 1u);
+    EXPECT_EQ(t.ops[1].name, "gemm1");
+    EXPECT_EQ(t.ops[1].stream, 1u);
+    EXPECT_EQ(t.ops[1].after, std::vector<size_t>{0});
+    EXPECT_EQ(std::get<GemmParams>(t.ops[1].params).out_dtype, DType::BF16);
+    EXPECT_EQ(t.stream_count(), 2u);
+    EXPECT_EQ(t.ops[1].where.line, 5);
+}
+
+TEST(TraceParser, RepeatExpandsWithIterationSuffixesAndLocalNames) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nops:\n"
+        "  - {name: embed, kind: embedding, tokens: 8, dim: 4, vocab: 100}\n"
+        "  - repeat: 3\n"
+        "    ops:\n"
+        "      - {name: fc, kind: gemm, m: 8, n: 8, k: 8, after: [embed]}\n"
+        "      - {name: ar, kind: allreduce, bytes: 128, group: 2, stream: 1, after: [fc]}\n",
+        "t.yaml");
+    ASSERT_EQ(t.ops.size(), 7u);
+    EXPECT_EQ(t.ops[3].name, "fc.1");
+    EXPECT_EQ(t.ops[4].name, "ar.1");
+    EXPECT_EQ(t.ops[4].after, std::vector<size_t>{3});  // this iteration's fc
+    EXPECT_EQ(t.ops[3].after, std::vector<size_t>{0});  // the op outside the block
+}
+
+TEST(TraceParser, NestedRepeat) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nops:\n"
+        "  - repeat: 2\n    ops:\n"
+        "      - repeat: 2\n        ops:\n"
+        "          - {name: x, kind: elementwise, elements: 4}\n",
+        "t.yaml");
+    ASSERT_EQ(t.ops.size(), 4u);
+    EXPECT_EQ(t.ops[0].name, "x.0.0");
+    EXPECT_EQ(t.ops[3].name, "x.1.1");
+}
+
+TEST(TraceParser, JsonLinesMatchesYaml) {
+    const Trace j = parse_trace_jsonl(
+        "{\"version\": 1, \"name\": \"sweep\"}\n\n"
+        "{\"name\": \"g\", \"kind\": \"gemm\", \"m\": 64, \"n\": 64, \"k\": 64, \"dtype\": "
+        "\"bf16\"}\n"
+        "{\"repeat\": 2, \"ops\": [{\"name\": \"e\", \"kind\": \"elementwise\", \"elements\": 16, "
+        "\"after\": [\"g\"]}]}\n",
+        "t.jsonl");
+    ASSERT_EQ(j.ops.size(), 3u);
+    EXPECT_EQ(j.name, "sweep");
+    EXPECT_EQ(j.ops[2].name, "e.1");
+    EXPECT_EQ(j.ops[2].after, std::vector<size_t>{0});
+    EXPECT_EQ(j.ops[0].where.line, 3);
+}
+
+TEST(TraceParser, JsonLinesErrorsNameThePhysicalLine) {
+    const std::string header = "{\"version\": 1}\n";
+    EXPECT_THAT(config_error([&] {
+                    parse_trace_jsonl(header + "{\"kind\": \"gemm\", \"m\": 1, \"n\": 1}\n",
+                                      "t.jsonl");
+                }),
+                StartsWith("t.jsonl:2: k: required key is missing"));
+    EXPECT_THAT(
+        config_error([&] { parse_trace_jsonl(header + "\n{\"kind\": \"gemm\",\n", "t.jsonl"); }),
+        AllOf(StartsWith("t.jsonl:3:"), HasSubstr("malformed JSON")));
+    EXPECT_THAT(config_error([&] { parse_trace_jsonl(header + "[1, 2]\n", "t.jsonl"); }),
+                HasSubstr("expected a JSON object"));
+    EXPECT_THAT(config_error([&] { parse_trace_jsonl("", "t.jsonl"); }), HasSubstr("empty trace"));
+}
+
+TEST(TraceParser, ErrorsCarryLineAndKey) {
+    const std::string head = "version: 1\nops:\n";
+    EXPECT_THAT(yaml_error(head + "  - {kind: gemm, m: 4, n: 4}\n"),
+                StartsWith("t.yaml:3:5: ops[0].k: required key is missing"));
+    EXPECT_THAT(yaml_error(head + "  - {kind: elementwise, elements: -4}\n"),
+                AllOf(StartsWith("t.yaml:3:35: ops[0].elements: "), HasSubstr("negative")));
+    EXPECT_THAT(yaml_error(head + "  - {kind: elementwise, elements: 0}\n"),
+                HasSubstr("at least 1"));
+    EXPECT_THAT(
+        yaml_error(head + "  - {kind: elementwize, elements: 4}\n"),
+        AllOf(StartsWith("t.yaml:3:12: ops[0].kind: "), HasSubstr("expected one of: gemm")));
+    EXPECT_THAT(yaml_error(head + "  - {kind: elementwise, elements: 4, flop_per_element: 2}\n"),
+                AllOf(StartsWith("t.yaml:3:38: ops[0].flop_per_element: unknown key"),
+                      HasSubstr("did you mean 'flops_per_element'")));
+    EXPECT_THAT(yaml_error(head + "  - {kind: elementwise, elements: 4, dtype: fp12}\n"),
+                HasSubstr("'fp12' is not one of"));
+    EXPECT_THAT(
+        yaml_error(head + "  - {kind: elementwise, elements: 4, after: [later]}\n"
+                          "  - {name: later, kind: elementwise, elements: 4}\n"),
+        AllOf(StartsWith("t.yaml:3:"), HasSubstr("'later' does not name an earlier operator")));
+    EXPECT_THAT(yaml_error(head + "  - {name: a, kind: elementwise, elements: 4}\n"
+                                  "  - {name: a, kind: elementwise, elements: 4}\n"),
+                AllOf(StartsWith("t.yaml:4:"), HasSubstr("already used")));
+    EXPECT_THAT(yaml_error(head + "  - {kind: allreduce, bytes: 4, group: 1}\n"),
+                HasSubstr("at least 2 devices"));
+    EXPECT_THAT(
+        yaml_error(head +
+                   "  - {kind: conv2d, batch: 1, in_channels: 3, out_channels: 8, height: 2, "
+                   "width: 2, kernel_h: 5, kernel_w: 5}\n"),
+        HasSubstr("taller than the padded input"));
+    EXPECT_THAT(yaml_error(head + "  - {repeat: 0, ops: [{kind: elementwise, elements: 4}]}\n"),
+                HasSubstr("repeat: must be at least 1"));
+    EXPECT_THAT(yaml_error(head + "  - 42\n"), HasSubstr("expected an operator"));
+}
+
+TEST(TraceParser, HeaderErrors) {
+    EXPECT_THAT(yaml_error("ops: [{kind: elementwise, elements: 4}]\n"),
+                HasSubstr("version: required key is missing"));
+    EXPECT_THAT(yaml_error("version: 2\nops: [{kind: elementwise, elements: 4}]\n"),
+                HasSubstr("not supported"));
+    EXPECT_THAT(yaml_error("version: 1\nops: []\n"), HasSubstr("at least one operator"));
+    EXPECT_THAT(yaml_error("version: 1\nopz: []\nops: [{kind: elementwise, elements: 4}]\n"),
+                StartsWith("t.yaml:2:1: opz: unknown key"));
+}
+
+TEST(TraceParser, FileEncodingFollowsExtension) {
+    testing::TempDir dir;
+    const std::string txt = dir.write("trace.txt", "version: 1\n");
+    EXPECT_THAT(config_error([&] { parse_trace_file(txt); }), HasSubstr("unknown trace encoding"));
+    EXPECT_THAT(config_error([&] { parse_trace_file((dir.path() / "none.yaml").string()); }),
+                HasSubstr("file not found"));
+}
+
+TEST(TraceParser, ShippedExamplesParse) {
+    for (const char* name :
+         {"vector_add.yaml", "elementwise_sweep.yaml", "gemm_sweep.yaml", "gemm_sweep.jsonl",
+          "softmax_layernorm.yaml", "transformer_layer.yaml", "two_streams.yaml"}) {
+        const std::string path = testing::source_path(std::string("traces/examples/") + name);
+        EXPECT_NO_THROW(parse_trace_file(path)) << path;
+    }
+    const Trace y = parse_trace_file(testing::source_path("traces/examples/gemm_sweep.yaml"));
+    const Trace j = parse_trace_file(testing::source_path("traces/examples/gemm_sweep.jsonl"));
+    ASSERT_EQ(y.ops.size(), j.ops.size());
+    for (size_t i = 0; i < y.ops.size(); ++i) {
+        EXPECT_EQ(y.ops[i].name, j.ops[i].name);
+        EXPECT_EQ(std::get<GemmParams>(y.ops[i].params).m, std::get<GemmParams>(j.ops[i].params).m);
+    }
+}
+
+}  // namespace
+}  // namespace sim

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// End-to-end tests of the wallsim binary: outputs, determinism, overrides, and every class of
+// bad input (exit code 2, one line on stderr, nothing left in --out).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/testing/temp_dir.h"
+
+namespace sim {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Result {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+Result wallsim(const std::string& args, const testing::TempDir& dir) {
+    const auto out = dir.path() / "stdout.txt";
+    const auto err = dir.path() / "stderr.txt";
+    const std::string cmd = "cd " + std::string(WALLSIM_SOURCE_DIR) + " && " + WALLSIM_BINARY +
+                            " " + args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+size_t lines(const std::string& s) {
+    return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+void expect_bad_input(const Result& r, const std::string& fragment) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("wallsim: error: "));
+    EXPECT_THAT(r.err, HasSubstr(fragment));
+}
+
+const std::string kH100 = "--hw configs/hw/h100.yaml";
+
+TEST(Cli, RunWritesEveryOutput) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "run";
+    const Result r = wallsim(
+        "run " + kH100 + " --trace traces/examples/transformer_layer.yaml --out " + out.string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* f : {"stats.json", "stats.txt", "ops.csv", "resolved_config.yaml"}) {
+        EXPECT_TRUE(std::filesystem::exists(out / f)) << f;
+    }
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    EXPECT_EQ(stats["run"]["ops"]["value"], 11);
+    EXPECT_EQ(stats["meta"]["hw_name"], "NVIDIA H100 SXM5 80GB");
+    EXPECT_GT(stats["run"]["sim_time"]["value"].get<double>(), 0.0);
+    const std::string csv = slurp(out / "ops.csv");
+    EXPECT_EQ(lines(csv), 12u);
+    EXPECT_THAT(csv,
+                HasSubstr("index,name,kind,stream,dtype,unit,fidelity,model,start_us,time_us"));
+    EXPECT_THAT(csv, HasSubstr(",memory\n"));
+    EXPECT_THAT(csv, HasSubstr(",compute\n"));
+    // The resolved config is itself a valid hardware file.
+    EXPECT_EQ(wallsim("validate-config " + (out / "resolved_config.yaml").string(), dir).code, 0);
+}
+
+TEST(Cli, SameInputsAndSeedGiveIdenticalStats) {
+    testing::TempDir dir;
+    const std::string common =
+        "run " + kH100 + " --trace traces/examples/two_streams.yaml --seed 7 --out ";
+    ASSERT_EQ(wallsim(common + (dir.path() / "a").string(), dir).code, 0);
+    ASSERT_EQ(wallsim(common + (dir.path() / "b").string(), dir).code, 0);
+    EXPECT_EQ(slurp(dir.path() / "a" / "stats.json"), slurp(dir.path() / "b" / "stats.json"));
+    EXPECT_EQ(slurp(dir.path() / "a" / "ops.csv"), slurp(dir.path() / "b" / "ops.csv"));
+}
+
+TEST(Cli, SetOverridesChangeTheResultAndAreRecorded) {
+    testing::TempDir dir;
+    const std::string common = "run " + kH100 + " --trace traces/examples/vector_add.yaml --out ";
+    ASSERT_EQ(wallsim(common + (dir.path() / "base").string(), dir).code, 0);
+    ASSERT_EQ(wallsim(common + (dir.path() / "wide").string() + " --set hbm.stacks=10", dir).code,
+              0);
+    const auto base = nlohmann::json::parse(slurp(dir.path() / "base" / "stats.json"));
+    const auto wide = nlohmann::json::parse(slurp(dir.path() / "wide" / "stats.json"));
+    const double t0 = base["run"]["sim_time"]["value"];
+    const double t1 = wide["run"]["sim_time"]["value"];
+    EXPECT_NEAR(t0 / t1, 2.0, 0.01);  // twice the stacks, twice the bandwidth, half the time
+    EXPECT_THAT(slurp(dir.path() / "wide" / "resolved_config.yaml"), HasSubstr("stacks: 10"));
+}
+
+TEST(Cli, RerunReplacesAnEarlierOutput) {
+    testing::TempDir dir;
+    const std::string cmd = "run " + kH100 + " --trace traces/examples/vector_add.yaml --out " +
+                            (dir.path() / "o").string();
+    ASSERT_EQ(wallsim(cmd, dir).code, 0);
+    EXPECT_EQ(wallsim(cmd, dir).code, 0);
+}
+
+TEST(Cli, ListAndValidate) {
+    testing::TempDir dir;
+    const Result list = wallsim("list", dir);
+    EXPECT_EQ(list.code, 0);
+    EXPECT_THAT(list.out, HasSubstr("gpu.analytic"));
+    const Result cfg = wallsim("validate-config configs/hw/a100.yaml", dir);
+    EXPECT_EQ(cfg.code, 0) << cfg.err;
+    EXPECT_THAT(cfg.out, HasSubstr("hw.ridge_point.tensor.fp16"));
+    const Result trace = wallsim("validate-trace traces/examples/gemm_sweep.jsonl", dir);
+    EXPECT_EQ(trace.code, 0) << trace.err;
+    EXPECT_THAT(trace.out, HasSubstr("9 operators"));
+}
+
+TEST(Cli, BadInputIsOneLineExitTwoAndLeavesNoOutput) {
+    testing::TempDir dir;
+    const std::string trace =
+        dir.write("bad_trace.yaml", "version: 1\nops:\n  - {kind: elementwise, elements: -3}\n");
+    const std::string hw_typo =
+        dir.write("typo.yaml", "extends: " + std::string(WALLSIM_SOURCE_DIR) +
+                                   "/configs/hw/h100.yaml\nhbm:\n  stakcs: 6\n");
+    const std::string malformed = dir.write("malformed.yaml", "name: x\nsm: [1, 2\n");
+    const std::string fp8 = dir.write(
+        "fp8.yaml", "version: 1\nops:\n  - {kind: gemm, m: 64, n: 64, k: 64, dtype: fp8}\n");
+    const auto out = dir.path() / "never";
+    const std::string o = " --out " + out.string();
+    const std::string ok_trace = " --trace traces/examples/vector_add.yaml";
+
+    expect_bad_input(wallsim("run --hw /nope.yaml" + ok_trace + o, dir),
+                     "/nope.yaml: file not found");
+    expect_bad_input(wallsim("run --hw " + malformed + ok_trace + o, dir), "malformed YAML");
+    expect_bad_input(wallsim("run --hw " + hw_typo + ok_trace + o, dir),
+                     "hbm.stakcs: unknown key (did you mean 'stacks'?)");
+    expect_bad_input(wallsim("run " + kH100 + " --trace " + trace + o, dir),
+                     "bad_trace.yaml:3:35: ops[0].elements: must not be negative");
+    expect_bad_input(wallsim("run " + kH100 + ok_trace + o + " --set hbm.stacks=0", dir),
+                     "hbm.stacks: must be at least 1");
+    expect_bad_input(wallsim("run " + kH100 + ok_trace + o + " --set hbm.pin_rate=fast", dir),
+                     "--set hbm.pin_rate=fast");
+    expect_bad_input(wallsim("run --hw configs/hw/a100.yaml --trace " + fp8 + o, dir),
+                     "no tensor rate for fp8");
+    expect_bad_input(wallsim("run " + kH100 + ok_trace + o + " --fidelity exact", dir),
+                     "--fidelity");
+    expect_bad_input(wallsim("run " + kH100 + o, dir), "trace");
+    expect_bad_input(wallsim("frobnicate", dir), "unknown command");
+    expect_bad_input(wallsim("validate-trace " + trace, dir), "must not be negative");
+    EXPECT_FALSE(std::filesystem::exists(out));
+    // No staging directories are left behind either.
+    for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+        EXPECT_EQ(e.path().filename().string().find(".never"), std::string::npos) << e.path();
+    }
+}
+
+TEST(Cli, RefusesToOverwriteAnUnrelatedDirectory) {
+    testing::TempDir dir;
+    dir.write("precious/notes.txt", "keep me");
+    expect_bad_input(wallsim("run " + kH100 + " --trace traces/examples/vector_add.yaml --out " +
+                                 (dir.path() / "precious").string(),
+                             dir),
+                     "refusing to overwrite");
+    EXPECT_EQ(slurp(dir.path() / "precious" / "notes.txt"), "keep me");
+}
+
+TEST(Cli, GarbledTracesAlwaysExitTwoWithOneLine) {
+    testing::TempDir dir;
+    const std::vector<std::string> cases = {
+        "",
+        "version: 1\n",
+        "version: 1\nops:\n  - {kind: gemm, m: 4, n:",
+        "{{{{",
+        "version: 1\nops: 7\n",
+        "version: one\nops: []\n",
+        "\x01\x02\x03\xff",
+        "version: 1\nops:\n  - [kind, gemm]\n",
+        "version: 1\nops:\n  - {kind: gemm, m: 1e400, n: 1, k: 1}\n",
+        "version: 1\nops:\n  - {kind: softmax, rows: 1}\n"};
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const std::string f = dir.write("g" + std::to_string(i) + ".yaml", cases[i]);
+        const Result r = wallsim("validate-trace " + f, dir);
+        EXPECT_EQ(r.code, 2) << "case " << i << ": " << r.err;
+        EXPECT_EQ(lines(r.err), 1u) << "case " << i << ": " << r.err;
+    }
+    const std::vector<std::string> jsonl = {"{\"version\": 1}\n{\"kind\": \"gemm\"",
+                                            "{\"version\": 1}\nnull\n",
+                                            "{\"version\": 1}\n{\"kind\": 3}\n", "[]\n"};
+    for (size_t i = 0; i < jsonl.size(); ++i) {
+        const std::string f = dir.write("j" + std::to_string(i) + ".jsonl", jsonl[i]);
+        const Result r = wallsim("validate-trace " + f, dir);
+        EXPECT_EQ(r.code, 2) << "jsonl case " << i << ": " << r.err;
+        EXPECT_EQ(lines(r.err), 1u) << "jsonl case " << i << ": " << r.err;
+    }
+}
+
+}  // namespace
+}  // namespace sim

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs two small simulations and draws every plot from them; fails if a plot is missing.
+set -euo pipefail
+wallsim="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$wallsim" run --hw configs/hw/a100.yaml --trace traces/examples/elementwise_sweep.yaml --out "$tmp/a100"
+"$wallsim" run --hw configs/hw/h100.yaml --trace traces/examples/transformer_layer.yaml --out "$tmp/h100"
+tools/plot_roofline.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/roofline.png" --svg
+tools/plot_ops.py "$tmp/h100" -o "$tmp/plots/ops.png" --svg
+for f in roofline.png roofline.svg ops.png ops.svg; do
+  test -s "$tmp/plots/$f" || { echo "missing $f"; exit 1; }
+done
+# A broken run directory is a one-line error with exit code 2.
+set +e
+tools/plot_roofline.py "$tmp/nothing" -o "$tmp/x.png" 2>"$tmp/err"; code=$?
+set -e
+[ "$code" -eq 2 ] || { echo "expected exit 2, got $code"; exit 1; }
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "expected one error line"; cat "$tmp/err"; exit 1; }
+echo "plot tools ok"
