@@ -18,8 +18,10 @@ AnalyticModel::Stats::Stats(StatGroup& g)
       copy_engine_busy(
           g.add_scalar("copy_engine_busy", "s", "time the host copy engine was busy")) {}
 
-AnalyticModel::AnalyticModel(const hw::HardwareParams& hw, StatGroup& stats)
-    : hw_(hw), core_(hw_), stats_(stats) {}
+AnalyticModel::AnalyticModel(const hw::HardwareParams& hw,
+                             StatGroup& stats,
+                             std::shared_ptr<spdlog::logger> log)
+    : hw_(hw), log_(std::move(log)), core_(hw_), stats_(stats) {}
 
 bool AnalyticModel::supports(const Op& op) const {
     return why_unsupported(op).empty();
@@ -47,6 +49,8 @@ OpResult AnalyticModel::execute(const Op& op) {
     Timeline& engine = engine_for(cost.unit);
     const TimePs start = engine.reserve(now, timing.duration);
     const TimePs end = start + timing.duration;
+    SPDLOG_LOGGER_DEBUG(log_, "{} ({}): {} bound, {:.3f} us from {:.3f} us", op.name, to_string(op.kind),
+                        timing.bound, to_seconds(timing.duration) * 1e6, to_seconds(start) * 1e6);
     sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
 
     if (timing.bound == "compute")

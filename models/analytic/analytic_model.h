@@ -4,6 +4,8 @@
 // time. Engines serve in arrival order, so streams overlap only across engines.
 #pragma once
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 
 #include "models/analytic/core/roofline.h"
@@ -20,7 +22,7 @@ namespace sim::analytic {
 
 class AnalyticModel final : public OpModel {
   public:
-    AnalyticModel(const hw::HardwareParams& hw, StatGroup& stats);
+    AnalyticModel(const hw::HardwareParams& hw, StatGroup& stats, std::shared_ptr<spdlog::logger> log);
 
     bool supports(const Op& op) const override;
     std::string why_unsupported(const Op& op) const override;
@@ -30,6 +32,7 @@ class AnalyticModel final : public OpModel {
     Timeline& engine_for(ComputeUnit unit);
 
     const hw::HardwareParams hw_;
+    std::shared_ptr<spdlog::logger> log_;
     RooflineCore core_;
     Timeline compute_engine_;
     Timeline link_engine_;

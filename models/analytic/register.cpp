@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/analytic/analytic_model.h"
+#include "sim/log/log.h"
 #include "sim/registry/registry.h"
 
 namespace sim::analytic {
@@ -17,7 +18,7 @@ void register_analytic(Registry& r) {
                  "gpu", Fidelity::Analytic, all_op_kinds(),
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
                      return std::make_unique<AnalyticModel>(hw::HardwareParams::from_config(ctx.hw),
-                                                            ctx.stats);
+                                                            ctx.stats, ctx.logging.get("analytic"));
                  }});
 }
 
