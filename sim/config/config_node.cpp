@@ -416,7 +416,9 @@ void ConfigNode::reject_unknown_keys() const {
                 list += list.empty() ? k : ", " + k;
             msg += "; expected one of: " + list;
         }
-        throw ConfigError(location_of_node(kv.first, child_path(key)), child_path(key), msg);
+        // A key merged in from an extends chain has lost its own mark; its value kept one.
+        const YAML::Node& at = kv.first.Mark().is_null() ? kv.second : kv.first;
+        throw ConfigError(location_of_node(at, child_path(key)), child_path(key), msg);
     }
 }
 

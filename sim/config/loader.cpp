@@ -59,7 +59,9 @@ void merge_into(YAML::Node target,
         if (existing.IsMap() && kv.second.IsMap()) {
             merge_into(existing, kv.second, child_path, file, sources);
         } else {
-            target[key] = YAML::Clone(kv.second);
+            // Insert the child's own nodes (not clones, which lose their file positions).
+            if (existing.IsDefined()) target.remove(key);
+            target.force_insert(kv.first, kv.second);
             sources.emplace_back(child_path, file);
         }
     }

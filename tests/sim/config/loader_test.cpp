@@ -66,6 +66,18 @@ TEST(Loader, ErrorsInInheritedKeysPointAtTheParentFile) {
                 StartsWith(base + ":2:10: sm.count: "));
 }
 
+TEST(Loader, KeysMergedFromTheChildKeepTheirLine) {
+    testing::TempDir dir;
+    dir.write("base.yaml", "hbm:\n  stacks: 5\n");
+    const std::string child = dir.write("child.yaml", "extends: base.yaml\nhbm:\n  stakcs: 6\n");
+    const auto doc = load_config(child);
+    uint64_t v = 0;
+    const ConfigNode hbm = ConfigNode::root_of(doc).child("hbm");
+    hbm.get("stacks", v);
+    EXPECT_THAT(config_error([&] { hbm.reject_unknown_keys(); }),
+                StartsWith(child + ":3:3: hbm.stakcs: unknown key (did you mean 'stacks'?)"));
+}
+
 TEST(Loader, ErrorsInOverriddenKeysNameTheSetOption) {
     testing::TempDir dir;
     const std::string f = dir.write("a.yaml", "sm:\n  count: 132\n");
