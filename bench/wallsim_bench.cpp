@@ -23,17 +23,21 @@ std::string make_jsonl(int layers) {
     std::string s = "{\"version\": 1, \"name\": \"bench\"}\n";
     for (int l = 0; l < layers; ++l) {
         const std::string L = std::to_string(l);
-        s += "{\"name\": \"ln" + L + "\", \"kind\": \"layernorm\", \"rows\": 4096, \"cols\": 4096, \"dtype\": \"bf16\"}\n";
+        s += "{\"name\": \"ln" + L +
+             "\", \"kind\": \"layernorm\", \"rows\": 4096, \"cols\": 4096, \"dtype\": \"bf16\"}\n";
         for (int g = 0; g < 4; ++g) {
             s += "{\"name\": \"g" + L + "_" + std::to_string(g) +
-                 "\", \"kind\": \"gemm\", \"m\": 4096, \"n\": 4096, \"k\": 4096, \"dtype\": \"bf16\"}\n";
+                 "\", \"kind\": \"gemm\", \"m\": 4096, \"n\": 4096, \"k\": 4096, \"dtype\": "
+                 "\"bf16\"}\n";
         }
         for (int e = 0; e < 3; ++e) {
             s += "{\"name\": \"e" + L + "_" + std::to_string(e) +
                  "\", \"kind\": \"elementwise\", \"elements\": 16777216, \"dtype\": \"bf16\"}\n";
         }
-        s += "{\"name\": \"ar" + L + "\", \"kind\": \"allreduce\", \"bytes\": 33554432, \"group\": 8, "
-             "\"stream\": 1, \"after\": [\"g" + L + "_3\"]}\n";
+        s += "{\"name\": \"ar" + L +
+             "\", \"kind\": \"allreduce\", \"bytes\": 33554432, \"group\": 8, "
+             "\"stream\": 1, \"after\": [\"g" +
+             L + "_3\"]}\n";
     }
     return s;
 }
@@ -42,7 +46,8 @@ constexpr int kOpsPerLayer = 9;
 void BM_ParseTraceJsonl(benchmark::State& state) {
     const int layers = static_cast<int>(state.range(0));
     const std::string text = make_jsonl(layers);
-    for (auto _ : state) benchmark::DoNotOptimize(sim::parse_trace_jsonl(text, "bench.jsonl"));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(sim::parse_trace_jsonl(text, "bench.jsonl"));
     state.SetItemsProcessed(state.iterations() * layers * kOpsPerLayer);
     state.SetLabel("ops/s = items_per_second");
 }
@@ -50,7 +55,8 @@ BENCHMARK(BM_ParseTraceJsonl)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 void BM_RooflineTiming(benchmark::State& state) {
     const auto doc = sim::load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml");
-    const sim::hw::HardwareParams hw = sim::hw::HardwareParams::from_config(sim::ConfigNode::root_of(doc));
+    const sim::hw::HardwareParams hw =
+        sim::hw::HardwareParams::from_config(sim::ConfigNode::root_of(doc));
     const sim::analytic::RooflineCore core(hw);
     const sim::Trace trace = sim::parse_trace_jsonl(make_jsonl(100), "bench.jsonl");
     size_t i = 0;
@@ -71,17 +77,23 @@ void BM_EndToEndAnalyticRun(benchmark::State& state) {
     const auto trace = dir / "bench.jsonl";
     std::ofstream(trace) << make_jsonl(layers);
     const std::string cmd = std::string("cd ") + WALLSIM_SOURCE_DIR + " && " + WALLSIM_BINARY +
-                            " run --hw configs/hw/h100.yaml --no-progress --trace " + trace.string() +
-                            " --out " + (dir / "out").string() + " 2>/dev/null";
+                            " run --hw configs/hw/h100.yaml --no-progress --trace " +
+                            trace.string() + " --out " + (dir / "out").string() + " 2>/dev/null";
     for (auto _ : state) {
         const auto t0 = std::chrono::steady_clock::now();
         if (std::system(cmd.c_str()) != 0) state.SkipWithError("wallsim run failed");
-        state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     state.SetItemsProcessed(state.iterations() * layers * kOpsPerLayer);
     std::filesystem::remove_all(dir);
 }
-BENCHMARK(BM_EndToEndAnalyticRun)->Arg(100)->Arg(10000)->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EndToEndAnalyticRun)
+    ->Arg(100)
+    ->Arg(10000)
+    ->UseManualTime()
+    ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

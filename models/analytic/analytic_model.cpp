@@ -49,8 +49,9 @@ OpResult AnalyticModel::execute(const Op& op) {
     Timeline& engine = engine_for(cost.unit);
     const TimePs start = engine.reserve(now, timing.duration);
     const TimePs end = start + timing.duration;
-    SPDLOG_LOGGER_DEBUG(log_, "{} ({}): {} bound, {:.3f} us from {:.3f} us", op.name, to_string(op.kind),
-                        timing.bound, to_seconds(timing.duration) * 1e6, to_seconds(start) * 1e6);
+    SPDLOG_LOGGER_DEBUG(log_, "{} ({}): {} bound, {:.3f} us from {:.3f} us", op.name,
+                        to_string(op.kind), timing.bound, to_seconds(timing.duration) * 1e6,
+                        to_seconds(start) * 1e6);
     sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
 
     if (timing.bound == "compute")

@@ -22,7 +22,9 @@ namespace sim::analytic {
 
 class AnalyticModel final : public OpModel {
   public:
-    AnalyticModel(const hw::HardwareParams& hw, StatGroup& stats, std::shared_ptr<spdlog::logger> log);
+    AnalyticModel(const hw::HardwareParams& hw,
+                  StatGroup& stats,
+                  std::shared_ptr<spdlog::logger> log);
 
     bool supports(const Op& op) const override;
     std::string why_unsupported(const Op& op) const override;

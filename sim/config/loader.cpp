@@ -29,19 +29,6 @@ YAML::Node parse_yaml(const std::string& text, const std::string& label) {
     }
 }
 
-std::string read_file(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) throw ConfigError({path, 0, 0}, "", "file not found");
-    if (fs::is_directory(path, ec)) {
-        throw ConfigError({path, 0, 0}, "", "is a directory; expected a YAML file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ConfigError({path, 0, 0}, "", "cannot be opened for reading");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 std::string join(const std::string& base, const std::string& key) {
     return base.empty() ? key : base + "." + key;
 }
@@ -68,7 +55,7 @@ void merge_into(YAML::Node target,
 }
 
 LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int depth) {
-    const std::string text = read_file(path);
+    const std::string text = read_text_file(path);
     YAML::Node root = parse_yaml(text, path);
     if (!root.IsMap()) {
         throw ConfigError({path, 1, 1}, "", "expected a YAML map at the top of the file");
@@ -99,6 +86,18 @@ LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int 
 }
 
 }  // namespace
+
+std::string read_text_file(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw ConfigError({path, 0, 0}, "", "file not found");
+    if (fs::is_directory(path, ec))
+        throw ConfigError({path, 0, 0}, "", "is a directory, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ConfigError({path, 0, 0}, "", "cannot be opened for reading");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
 
 std::shared_ptr<ConfigDocument> load_config(const std::string& path,
                                             const std::vector<std::string>& overrides) {

@@ -13,6 +13,10 @@
 
 namespace sim {
 
+/// The whole content of a text file; throws ConfigError when it is missing, a directory or
+/// unreadable.
+std::string read_text_file(const std::string& path);
+
 /// Loads path (with its extends chain) and applies overrides ("a.b.c=value", value in YAML
 /// syntax). Throws ConfigError for a missing file, malformed YAML, a cycle in extends, a root
 /// that is not a map, or a malformed override.

@@ -2,7 +2,6 @@
 #include "sim/trace/trace_parser.h"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
@@ -270,19 +269,6 @@ void read_header(const ConfigNode& header, Trace& trace) {
                                    " is not supported; expected " + std::to_string(kTraceVersion));
     }
     header.get("name", trace.name);
-}
-
-std::string read_text_file(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw ConfigError({path, 0, 0}, "", "file not found");
-    if (std::filesystem::is_directory(path, ec)) {
-        throw ConfigError({path, 0, 0}, "", "is a directory; expected a trace file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ConfigError({path, 0, 0}, "", "cannot be opened for reading");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 std::string stem_of(const std::string& label) {

@@ -6,6 +6,7 @@
 
 #include "sim/config/loader.h"
 #include "sim/stats/group.h"
+#include "tests/testing/config_error.h"
 #include "tests/testing/temp_dir.h"
 
 namespace sim::hw {
@@ -36,16 +37,7 @@ HardwareParams load(const std::string& text, const std::vector<std::string>& ove
     return HardwareParams::from_config(ConfigNode::root_of(doc));
 }
 
-template <typename F>
-std::string config_error(F&& f) {
-    try {
-        f();
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected a ConfigError";
-    return {};
-}
+using sim::testing::config_error;
 
 TEST(HardwareParams, DerivesPeaksFromStructure) {
     const HardwareParams p = load(kMinimal);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/config/loader.h"
+#include "tests/testing/config_error.h"
 
 namespace sim {
 namespace {
@@ -16,17 +17,7 @@ ConfigNode parse(const std::string& text) {
     return ConfigNode::root_of(parse_config_text(text, "test.yaml"));
 }
 
-// Runs f, expects a ConfigError and returns its one-line message.
-template <typename F>
-std::string config_error(F&& f) {
-    try {
-        f();
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected a ConfigError";
-    return {};
-}
+using testing::config_error;
 
 TEST(ConfigNode, TypedReads) {
     const ConfigNode root = parse("a: 5\nb: 2.5\nc: true\nd: text\ne: [x, y]\nf: 1e9\n");

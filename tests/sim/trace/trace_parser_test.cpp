@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/testing/config_error.h"
 #include "tests/testing/temp_dir.h"
 
 namespace sim {
@@ -12,16 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-template <typename F>
-std::string config_error(F&& f) {
-    try {
-        f();
-    } catch (const ConfigError& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected a ConfigError";
-    return {};
-}
+using testing::config_error;
 
 std::string yaml_error(const std::string& text) {
     return config_error([&] { parse_trace_yaml(text, "t.yaml"); });
