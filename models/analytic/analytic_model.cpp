@@ -33,12 +33,9 @@ std::string AnalyticModel::why_unsupported(const Op& op) const {
 
 Timeline& AnalyticModel::engine_for(ComputeUnit unit) {
     switch (unit) {
-        case ComputeUnit::Network:
-            return link_engine_;
-        case ComputeUnit::Host:
-            return copy_engine_;
-        default:
-            return compute_engine_;
+        case ComputeUnit::Network: return link_engine_;
+        case ComputeUnit::Host: return copy_engine_;
+        default: return compute_engine_;
     }
 }
 

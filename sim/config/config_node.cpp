@@ -74,16 +74,11 @@ namespace {
 
 const char* yaml_type_name(const YAML::Node& n) {
     switch (n.Type()) {
-        case YAML::NodeType::Map:
-            return "a map";
-        case YAML::NodeType::Sequence:
-            return "a list";
-        case YAML::NodeType::Null:
-            return "an empty value";
-        case YAML::NodeType::Scalar:
-            return "a scalar";
-        case YAML::NodeType::Undefined:
-            return "nothing";
+        case YAML::NodeType::Map: return "a map";
+        case YAML::NodeType::Sequence: return "a list";
+        case YAML::NodeType::Null: return "an empty value";
+        case YAML::NodeType::Scalar: return "a scalar";
+        case YAML::NodeType::Undefined: return "nothing";
     }
     return "something else";
 }

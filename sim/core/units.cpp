@@ -32,6 +32,9 @@ constexpr std::array kBandwidthUnits{UnitScale{"B/s", 1.0},   UnitScale{"KB/s", 
 constexpr std::array kTimeUnits{UnitScale{"ps", 1e-12}, UnitScale{"ns", 1e-9},
                                 UnitScale{"us", 1e-6}, UnitScale{"ms", 1e-3}, UnitScale{"s", 1.0}};
 constexpr std::array kPowerUnits{UnitScale{"mW", 1e-3}, UnitScale{"W", 1.0}, UnitScale{"kW", 1e3}};
+constexpr std::array kEnergyUnits{UnitScale{"fJ", 1e-15}, UnitScale{"pJ", 1e-12},
+                                  UnitScale{"nJ", 1e-9},  UnitScale{"uJ", 1e-6},
+                                  UnitScale{"mJ", 1e-3},  UnitScale{"J", 1.0}};
 
 template <size_t N>
 std::string join_units(const std::array<UnitScale, N>& units) {
@@ -56,18 +59,13 @@ bool find_scale(const std::array<UnitScale, N>& units, std::string_view suffix, 
 
 bool scale_of(Dimension dim, std::string_view suffix, double& scale) {
     switch (dim) {
-        case Dimension::Size:
-            return find_scale(kSizeUnits, suffix, scale);
-        case Dimension::Frequency:
-            return find_scale(kFrequencyUnits, suffix, scale);
-        case Dimension::PinRate:
-            return find_scale(kPinRateUnits, suffix, scale);
-        case Dimension::Bandwidth:
-            return find_scale(kBandwidthUnits, suffix, scale);
-        case Dimension::Time:
-            return find_scale(kTimeUnits, suffix, scale);
-        case Dimension::Power:
-            return find_scale(kPowerUnits, suffix, scale);
+        case Dimension::Size: return find_scale(kSizeUnits, suffix, scale);
+        case Dimension::Frequency: return find_scale(kFrequencyUnits, suffix, scale);
+        case Dimension::PinRate: return find_scale(kPinRateUnits, suffix, scale);
+        case Dimension::Bandwidth: return find_scale(kBandwidthUnits, suffix, scale);
+        case Dimension::Time: return find_scale(kTimeUnits, suffix, scale);
+        case Dimension::Power: return find_scale(kPowerUnits, suffix, scale);
+        case Dimension::Energy: return find_scale(kEnergyUnits, suffix, scale);
     }
     return false;
 }
@@ -84,18 +82,13 @@ std::string_view trim(std::string_view s) {
 
 std::string units_of(Dimension dim) {
     switch (dim) {
-        case Dimension::Size:
-            return join_units(kSizeUnits);
-        case Dimension::Frequency:
-            return join_units(kFrequencyUnits);
-        case Dimension::PinRate:
-            return join_units(kPinRateUnits);
-        case Dimension::Bandwidth:
-            return join_units(kBandwidthUnits);
-        case Dimension::Time:
-            return join_units(kTimeUnits);
-        case Dimension::Power:
-            return join_units(kPowerUnits);
+        case Dimension::Size: return join_units(kSizeUnits);
+        case Dimension::Frequency: return join_units(kFrequencyUnits);
+        case Dimension::PinRate: return join_units(kPinRateUnits);
+        case Dimension::Bandwidth: return join_units(kBandwidthUnits);
+        case Dimension::Time: return join_units(kTimeUnits);
+        case Dimension::Power: return join_units(kPowerUnits);
+        case Dimension::Energy: return join_units(kEnergyUnits);
     }
     return {};
 }

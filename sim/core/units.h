@@ -17,6 +17,7 @@ enum class Dimension {
     Bandwidth,  ///< bytes per second: B/s, KB/s, MB/s, GB/s, TB/s
     Time,       ///< seconds: ps, ns, us, ms, s
     Power,      ///< watts: mW, W, kW
+    Energy,     ///< joules: fJ, pJ, nJ, uJ, mJ, J
 };
 
 /// Accepted unit suffixes of a dimension, for error messages ("Hz, kHz, MHz, GHz").

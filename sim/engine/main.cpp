@@ -30,6 +30,8 @@ const char* const kUsage =
     "  validate-config FILE [--set key=value]...\n"
     "                          check a hardware config and print its derived figures\n"
     "  validate-trace FILE     check an operator trace and print its totals\n"
+    "  hbm --hw FILE --pattern P --bytes N [--out DIR]\n"
+    "                          drive the cycle-level HBM model with a traffic pattern\n"
     "\n"
     "Run 'wallsim <command> --help' for the options of a command.\n";
 
@@ -170,8 +172,14 @@ int dispatch(int argc, char** argv) {
     if (command == "list") return cmd_list();
     if (command == "validate-config") return cmd_validate_config(args);
     if (command == "validate-trace") return cmd_validate_trace(args);
-    std::cerr << "wallsim: error: unknown command '" << command
-              << "'; expected run, list, validate-config or validate-trace\n";
+    sim::Registry registry;
+    sim::register_all(registry);
+    if (const sim::CommandEntry* c = registry.find_command(command)) return c->run(registry, args);
+    std::string known = "run, list, validate-config, validate-trace";
+    for (const auto& name : registry.command_names())
+        known += ", " + name;
+    std::cerr << "wallsim: error: unknown command '" << command << "'; expected one of: " << known
+              << "\n";
     return kExitBadInput;
 }
 

@@ -24,12 +24,9 @@ std::string model_group_name(const std::string& model_name) {
 int fidelity_rank(Fidelity f) {
     // auto prefers the most detailed model; sampled decides by itself when to go cycle-level.
     switch (f) {
-        case Fidelity::Sampled:
-            return 0;
-        case Fidelity::Cycle:
-            return 1;
-        case Fidelity::Analytic:
-            return 2;
+        case Fidelity::Sampled: return 0;
+        case Fidelity::Cycle: return 1;
+        case Fidelity::Analytic: return 2;
     }
     return 3;
 }
@@ -129,7 +126,11 @@ HardwareSetup::HardwareSetup(const Registry& registry,
                   "'" + device_ + "' is not a registered device; expected one of: " + list);
     }
     root.get("name", name_);
-    device->describe(root, stats_root.add_group("hw"));
+    StatGroup& hw_stats = stats_root.add_group("hw");
+    device->describe(root, hw_stats);
+    for (const ComponentEntry& c : registry.components()) {
+        if (c.device == device_) c.configure(root, hw_stats.add_group(c.name));
+    }
     StatGroup& model_stats = stats_root.add_group("models");
     for (const ModelEntry* entry : registry.models_for(device_)) {
         StatGroup& g = model_stats.add_group(model_group_name(entry->name));

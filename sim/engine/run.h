@@ -41,6 +41,7 @@ class HardwareSetup {
                   uint64_t seed);
 
     const ConfigDocument& document() const { return *doc_; }
+    ConfigNode root() const { return ConfigNode::root_of(doc_); }
     const std::string& device() const { return device_; }
     const std::string& name() const { return name_; }
 

@@ -2,12 +2,14 @@
 // The one list of everything wallsim can simulate. Adding a model is a folder under models/
 // plus one line here.
 #include "models/analytic/analytic_model.h"
+#include "models/hbm/register.h"
 #include "sim/registry/registry.h"
 
 namespace sim {
 
 void register_all(Registry& r) {
     analytic::register_analytic(r);
+    hbm::register_hbm(r);
 }
 
 }  // namespace sim

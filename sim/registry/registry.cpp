@@ -7,12 +7,9 @@ namespace sim {
 
 std::string to_string(Fidelity f) {
     switch (f) {
-        case Fidelity::Analytic:
-            return "analytic";
-        case Fidelity::Sampled:
-            return "sampled";
-        case Fidelity::Cycle:
-            return "cycle";
+        case Fidelity::Analytic: return "analytic";
+        case Fidelity::Sampled: return "sampled";
+        case Fidelity::Cycle: return "cycle";
     }
     return "?";
 }
@@ -38,6 +35,37 @@ void Registry::add_model(ModelEntry entry) {
     SIM_ASSERT(find_device(entry.device) != nullptr,
                "model '" << entry.name << "' names unregistered device '" << entry.device << "'");
     models_.push_back(std::move(entry));
+}
+
+void Registry::add_component(ComponentEntry entry) {
+    for (const auto& c : components_) {
+        SIM_ASSERT(!(c.name == entry.name && c.device == entry.device),
+                   "component '" << entry.name << "' registered twice");
+    }
+    SIM_ASSERT(
+        find_device(entry.device) != nullptr,
+        "component '" << entry.name << "' names unregistered device '" << entry.device << "'");
+    components_.push_back(std::move(entry));
+}
+
+void Registry::add_command(CommandEntry entry) {
+    SIM_ASSERT(find_command(entry.name) == nullptr,
+               "command '" << entry.name << "' registered twice");
+    commands_.push_back(std::move(entry));
+}
+
+const CommandEntry* Registry::find_command(const std::string& name) const {
+    for (const auto& c : commands_) {
+        if (c.name == name) return &c;
+    }
+    return nullptr;
+}
+
+std::vector<std::string> Registry::command_names() const {
+    std::vector<std::string> names;
+    for (const auto& c : commands_)
+        names.push_back(c.name);
+    return names;
 }
 
 const DeviceEntry* Registry::find_device(const std::string& kind) const {
@@ -67,6 +95,12 @@ void Registry::print(std::ostream& os) const {
             os << ' ' << to_string(k);
         os << "\n";
     }
+    if (!components_.empty()) os << "\nComponents (sections of a hardware file):\n";
+    for (const auto& c : components_)
+        os << "  " << c.name << "  [device " << c.device << "]  " << c.description << "\n";
+    if (!commands_.empty()) os << "\nCommands contributed by models:\n";
+    for (const auto& c : commands_)
+        os << "  wallsim " << c.name << "  " << c.description << "\n";
     os << "\nOperator kinds (traces/README.md):";
     for (OpKind k : all_op_kinds())
         os << ' ' << to_string(k);

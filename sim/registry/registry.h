@@ -33,6 +33,27 @@ struct ModelEntry {
     ModelFactory factory;
 };
 
+/// A hardware component that owns a section of the hardware file but runs no operators by
+/// itself (a memory system that GPU models will drive). configure() reads and validates its
+/// params and publishes its derived figures.
+struct ComponentEntry {
+    std::string name;  ///< e.g. "hbm"
+    std::string description;
+    std::string device;
+    std::function<void(const ConfigNode& hw, StatGroup& stats)> configure;
+};
+
+class Registry;
+
+/// A `wallsim <name>` sub-command contributed by a model (e.g. `wallsim hbm`).
+struct CommandEntry {
+    std::string name;
+    std::string description;
+    /// Runs the command (args after its name) and returns the exit code; throws ConfigError on
+    /// bad input like everything else.
+    std::function<int(const Registry& registry, const std::vector<std::string>& args)> run;
+};
+
 class Registry {
   public:
     /// Throws SimBug on a duplicate kind.
@@ -40,7 +61,15 @@ class Registry {
     /// Throws SimBug on a duplicate name or an unregistered device.
     void add_model(ModelEntry entry);
 
+    /// Throws SimBug on a duplicate name or an unregistered device.
+    void add_component(ComponentEntry entry);
+    /// Throws SimBug on a duplicate name.
+    void add_command(CommandEntry entry);
+
     const std::vector<DeviceEntry>& devices() const { return devices_; }
+    const std::vector<ComponentEntry>& components() const { return components_; }
+    const CommandEntry* find_command(const std::string& name) const;
+    std::vector<std::string> command_names() const;
     const std::vector<ModelEntry>& models() const { return models_; }
     const DeviceEntry* find_device(const std::string& kind) const;
     /// Models of a device, in registration order.
@@ -52,6 +81,8 @@ class Registry {
   private:
     std::vector<DeviceEntry> devices_;
     std::vector<ModelEntry> models_;
+    std::vector<ComponentEntry> components_;
+    std::vector<CommandEntry> commands_;
 };
 
 /// Registers every device and model wallsim ships (sim/registry/register_all.cpp).

@@ -89,14 +89,10 @@ uint64_t dtype_bytes(DType d) {
 
 std::string to_string(ComputeUnit u) {
     switch (u) {
-        case ComputeUnit::Vector:
-            return "vector";
-        case ComputeUnit::Tensor:
-            return "tensor";
-        case ComputeUnit::Network:
-            return "network";
-        case ComputeUnit::Host:
-            return "host";
+        case ComputeUnit::Vector: return "vector";
+        case ComputeUnit::Tensor: return "tensor";
+        case ComputeUnit::Network: return "network";
+        case ComputeUnit::Host: return "host";
     }
     return "?";
 }

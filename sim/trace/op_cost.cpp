@@ -97,15 +97,9 @@ struct CostVisitor {
         OpCost c;
         const double g = d(p.group);
         switch (op.kind) {
-            case OpKind::AllReduce:
-                c.wire_bytes = 2.0 * (g - 1.0) / g * d(p.bytes);
-                break;
-            case OpKind::SendRecv:
-                c.wire_bytes = d(p.bytes);
-                break;
-            default:
-                c.wire_bytes = (g - 1.0) / g * d(p.bytes);
-                break;
+            case OpKind::AllReduce: c.wire_bytes = 2.0 * (g - 1.0) / g * d(p.bytes); break;
+            case OpKind::SendRecv: c.wire_bytes = d(p.bytes); break;
+            default: c.wire_bytes = (g - 1.0) / g * d(p.bytes); break;
         }
         c.unit = ComputeUnit::Network;
         return c;

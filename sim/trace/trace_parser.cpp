@@ -53,10 +53,8 @@ DType default_dtype(OpKind k) {
         case OpKind::AllGather:
         case OpKind::ReduceScatter:
         case OpKind::AllToAll:
-        case OpKind::SendRecv:
-            return DType::FP16;
-        default:
-            return DType::FP32;
+        case OpKind::SendRecv: return DType::FP16;
+        default: return DType::FP32;
     }
 }
 
@@ -290,12 +288,9 @@ YAML::Node to_yaml(const nlohmann::ordered_json& j) {
                 s.push_back(to_yaml(v));
             return s;
         }
-        case nlohmann::ordered_json::value_t::string:
-            return YAML::Node(j.get<std::string>());
-        case nlohmann::ordered_json::value_t::null:
-            return YAML::Node(YAML::NodeType::Null);
-        default:
-            return YAML::Node(j.dump());
+        case nlohmann::ordered_json::value_t::string: return YAML::Node(j.get<std::string>());
+        case nlohmann::ordered_json::value_t::null: return YAML::Node(YAML::NodeType::Null);
+        default: return YAML::Node(j.dump());
     }
 }
 

@@ -117,9 +117,13 @@ TEST(Cli, ListAndValidate) {
     const Result list = wallsim("list", dir);
     EXPECT_EQ(list.code, 0);
     EXPECT_THAT(list.out, HasSubstr("gpu.analytic"));
-    const Result cfg = wallsim("validate-config configs/hw/a100.yaml", dir);
-    EXPECT_EQ(cfg.code, 0) << cfg.err;
-    EXPECT_THAT(cfg.out, HasSubstr("hw.ridge_point.tensor.fp16"));
+    for (const char* preset : {"a100", "h100", "h200"}) {
+        const Result cfg =
+            wallsim(std::string("validate-config configs/hw/") + preset + ".yaml", dir);
+        EXPECT_EQ(cfg.code, 0) << cfg.err;
+        EXPECT_THAT(cfg.out, HasSubstr("hw.ridge_point.tensor.fp16"));
+        EXPECT_THAT(cfg.out, HasSubstr("hw.hbm.peak_bandwidth"));
+    }
     const Result trace = wallsim("validate-trace traces/examples/gemm_sweep.jsonl", dir);
     EXPECT_EQ(trace.code, 0) << trace.err;
     EXPECT_THAT(trace.out, HasSubstr("9 operators"));

@@ -44,15 +44,9 @@ std::vector<std::string> mutations(const std::string& text, uint32_t seed, int c
         for (int e = 0; e < edits && !s.empty(); ++e) {
             const size_t pos = rng() % s.size();
             switch (rng() % 3) {
-                case 0:
-                    s[pos] = noise[rng() % noise.size()];
-                    break;
-                case 1:
-                    s.erase(pos, 1 + rng() % 8);
-                    break;
-                default:
-                    s.insert(pos, 1, noise[rng() % noise.size()]);
-                    break;
+                case 0: s[pos] = noise[rng() % noise.size()]; break;
+                case 1: s.erase(pos, 1 + rng() % 8); break;
+                default: s.insert(pos, 1, noise[rng() % noise.size()]); break;
             }
         }
         out.push_back(std::move(s));

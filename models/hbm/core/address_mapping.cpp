@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "models/hbm/core/address_mapping.h"
+
+#include <array>
+
+namespace sim::hbm {
+
+namespace {
+
+bool is_power_of_two(uint64_t v) {
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+uint32_t log2_of(uint64_t v) {
+    uint32_t b = 0;
+    while ((uint64_t{1} << b) < v)
+        ++b;
+    return b;
+}
+
+constexpr std::array<const char*, 8> kNames{"offset",         "column",  "bank_group", "bank",
+                                            "pseudo_channel", "channel", "stack",      "row"};
+
+}  // namespace
+
+AddressMapping::AddressMapping(const MappingShape& shape,
+                               const std::vector<std::string>& layout,
+                               bool xor_bank_with_row)
+    : bg_count_(shape.bank_groups),
+      bank_count_(shape.banks_per_group),
+      xor_(xor_bank_with_row),
+      shape_(shape) {
+    const std::array<uint64_t, kFields> count{
+        shape.access_bytes,    shape.columns,  shape.bank_groups, shape.banks_per_group,
+        shape.pseudo_channels, shape.channels, shape.stacks,      shape.rows};
+    for (int f = 0; f < kFields; ++f) {
+        if (count[static_cast<size_t>(f)] == 0) {
+            throw std::invalid_argument(std::string(kNames[static_cast<size_t>(f)]) +
+                                        " count must be at least 1");
+        }
+    }
+    if (xor_ && !(is_power_of_two(shape.bank_groups) && is_power_of_two(shape.banks_per_group))) {
+        throw std::invalid_argument("the XOR bank hash needs power-of-two bank groups and banks");
+    }
+    std::array<uint64_t, kFields> covered{};
+    covered.fill(1);
+    bool row_seen = false;
+    for (size_t i = 0; i < layout.size(); ++i) {
+        const std::string& entry = layout[i];
+        const size_t colon = entry.find(':');
+        const std::string name = entry.substr(0, colon);
+        int field = -1;
+        for (int f = 0; f < kFields; ++f) {
+            if (name == kNames[static_cast<size_t>(f)]) field = f;
+        }
+        if (field < 0) {
+            throw std::invalid_argument(
+                "'" + name +
+                "' is not a field; expected offset, column, bank_group, bank, "
+                "pseudo_channel, channel, stack or row");
+        }
+        const auto f = static_cast<Field>(field);
+        const uint64_t total = count[f];
+        if (covered[f] == total && total > 1) {
+            throw std::invalid_argument("'" + entry + "': " + name +
+                                        " is already fully covered (fields overlap)");
+        }
+        if (f == Row) {
+            if (i + 1 != layout.size())
+                throw std::invalid_argument("row must be the last (most significant) field");
+            if (colon != std::string::npos) throw std::invalid_argument("row cannot be split");
+            row_seen = true;
+            continue;
+        }
+        uint64_t radix = total / covered[f];
+        if (colon != std::string::npos) {
+            if (!is_power_of_two(total)) {
+                throw std::invalid_argument("'" + entry +
+                                            "': only power-of-two fields can be split (" + name +
+                                            " has " + std::to_string(total) + ")");
+            }
+            uint32_t bits = 0;
+            try {
+                bits = static_cast<uint32_t>(std::stoul(entry.substr(colon + 1)));
+            } catch (const std::exception&) {
+                throw std::invalid_argument("'" + entry + "': expected name:bits");
+            }
+            radix = uint64_t{1} << bits;
+            if (bits == 0 || bits >= 63 || covered[f] * radix > total) {
+                throw std::invalid_argument("'" + entry + "' takes more bits than " + name +
+                                            " has (" + std::to_string(log2_of(total)) + ")");
+            }
+        }
+        if (radix > 1)
+            digits_.push_back({f, radix, covered[f], is_power_of_two(radix), log2_of(radix)});
+        covered[f] *= radix;
+        below_row_ *= radix;
+    }
+    for (int f = 0; f < Row; ++f) {
+        if (covered[static_cast<size_t>(f)] != count[static_cast<size_t>(f)]) {
+            throw std::invalid_argument(std::string("the layout does not cover all of ") +
+                                        kNames[static_cast<size_t>(f)]);
+        }
+    }
+    if (!row_seen) throw std::invalid_argument("the layout does not cover row (it must be last)");
+    if (shape.access_bytes > 1 && (digits_.empty() || digits_.front().field != Offset)) {
+        throw std::invalid_argument("offset must be the first (least significant) field");
+    }
+}
+
+AddressParts AddressMapping::decode(uint64_t addr) const {
+    std::array<uint64_t, kFields> value{};
+    uint64_t v = addr;
+    for (const Digit& d : digits_) {
+        uint64_t part;
+        if (d.power_of_two) {
+            part = v & (d.radix - 1);
+            v >>= d.shift;
+        } else {
+            part = v % d.radix;
+            v /= d.radix;
+        }
+        value[d.field] += part * d.multiplier;
+    }
+    AddressParts p;
+    p.row = v % shape_.rows;
+    p.column = static_cast<uint32_t>(value[Column]);
+    p.bank_group = static_cast<uint32_t>(value[BankGroup]);
+    p.bank = static_cast<uint32_t>(value[Bank]);
+    if (xor_) {
+        // Consecutive rows of one bank land in different banks: conflicts spread out.
+        p.bank ^= static_cast<uint32_t>(p.row & (bank_count_ - 1));
+        p.bank_group ^= static_cast<uint32_t>((p.row / bank_count_) & (bg_count_ - 1));
+    }
+    p.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);
+    p.channel = static_cast<uint32_t>(value[Channel]);
+    p.stack = static_cast<uint32_t>(value[Stack]);
+    return p;
+}
+
+uint64_t AddressMapping::capacity() const {
+    return below_row_ * shape_.rows;
+}
+
+}  // namespace sim::hbm

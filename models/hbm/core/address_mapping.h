@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Physical address -> (stack, channel, pseudo-channel, bank group, bank, row, column). The
+// layout lists the fields from the least significant end, e.g.
+//   [offset, column:1, pseudo_channel, channel, stack, bank_group, bank, column, row]
+// Decoding is mixed-radix: each entry takes (address mod its count) and divides the address
+// by it, so counts need not be powers of two (five HBM stacks on an H100). "name:N" takes a
+// 2^N part of a power-of-two field and a plain name takes the rest. Every field must be
+// covered exactly once; row is last and takes what remains. An optional XOR hash folds low
+// row bits into the bank-group and bank index (permutation-based interleaving, Zhang et al.,
+// MICRO 2000) so that row conflicts spread over banks.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sim::hbm {
+
+struct AddressParts {
+    uint32_t stack = 0, channel = 0, pseudo_channel = 0, bank_group = 0, bank = 0;
+    uint64_t row = 0;
+    uint32_t column = 0;  ///< burst index within the row
+};
+
+/// Field counts. Split fields (name:N) must be powers of two; rows may be anything.
+struct MappingShape {
+    uint32_t access_bytes = 32;
+    uint32_t columns = 32;
+    uint32_t bank_groups = 4;
+    uint32_t banks_per_group = 4;
+    uint32_t pseudo_channels = 2;
+    uint32_t channels = 16;
+    uint32_t stacks = 5;
+    uint64_t rows = 32768;
+};
+
+class AddressMapping {
+  public:
+    /// Throws std::invalid_argument naming the problem (unknown field, overlap, a field not
+    /// covered, a bad split, row not last).
+    AddressMapping(const MappingShape& shape,
+                   const std::vector<std::string>& layout,
+                   bool xor_bank_with_row);
+
+    AddressParts decode(uint64_t addr) const;
+    /// Bytes addressable by the layout.
+    uint64_t capacity() const;
+
+  private:
+    enum Field { Offset, Column, BankGroup, Bank, PseudoChannel, Channel, Stack, Row, kFields };
+    struct Digit {
+        Field field;
+        uint64_t radix;       // how many values this entry spans
+        uint64_t multiplier;  // its weight inside the field's value
+        bool power_of_two;
+        uint32_t shift;  // log2(radix) when power_of_two
+    };
+    std::vector<Digit> digits_;
+    uint64_t below_row_ = 1;  // product of all radices below the row
+    uint32_t bg_count_ = 1, bank_count_ = 1;
+    bool xor_ = false;
+    MappingShape shape_;
+};
+
+}  // namespace sim::hbm

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// The timing state of one HBM pseudo-channel: per bank the open row and the earliest cycle of
+// each command, per bank group and per pseudo-channel the shared constraints (tCCD, tRRD,
+// tWTR, tFAW, bus turnaround). issue() records a command; earliest() answers when a command
+// may legally go. Pure C++, O(1) per query, no per-cycle work (Ramulator-style probes test it).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/hbm/core/dram_timing.h"
+
+namespace sim::hbm {
+
+enum class Command { ACT, PRE, RD, WR, REF };
+
+class BankTiming {
+  public:
+    static constexpr int64_t kClosed = -1;
+
+    BankTiming(const DramTiming& t, const PseudoChannelShape& shape);
+
+    /// Records cmd at cycle now on bank (bank = group * banks_per_group + index; ignored for
+    /// REF); for ACT, row is the row opened. The caller must respect earliest().
+    void issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row = 0);
+    /// The earliest cycle cmd may be issued to bank.
+    uint64_t earliest(Command cmd, uint32_t bank) const;
+
+    int64_t open_row(uint32_t bank) const { return banks_[bank].open_row; }
+    bool all_closed() const;
+    /// Cycle the data of a RD (or WR) issued at now has fully moved.
+    uint64_t read_done(uint64_t now) const { return now + t_.cl + t_.burst; }
+    uint64_t write_done(uint64_t now) const { return now + t_.cwl + t_.burst; }
+    const DramTiming& timing() const { return t_; }
+
+  private:
+    struct Bank {
+        int64_t open_row = kClosed;
+        uint64_t next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
+    };
+    struct Group {
+        uint64_t next_act = 0, next_rd = 0, next_wr = 0;
+    };
+    static void raise(uint64_t& slot, uint64_t v) {
+        if (v > slot) slot = v;
+    }
+
+    DramTiming t_;
+    uint32_t banks_per_group_;
+    std::vector<Bank> banks_;
+    std::vector<Group> groups_;
+    uint64_t next_act_ = 0, next_rd_ = 0, next_wr_ = 0;
+    std::array<uint64_t, 4> act_window_{};  ///< the last four ACT cycles, oldest first
+    uint32_t acts_seen_ = 0;
+};
+
+}  // namespace sim::hbm

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "models/hbm/core/hbm_system.h"
+
+#include "sim/core/error.h"
+
+namespace sim::hbm {
+
+namespace {
+MappingShape shape_of(const HbmCoreConfig& c) {
+    MappingShape s;
+    s.access_bytes = c.shape.access_bytes;
+    s.columns = c.shape.columns;
+    s.bank_groups = c.shape.bank_groups;
+    s.banks_per_group = c.shape.banks_per_group;
+    s.pseudo_channels = c.pseudo_channels_per_channel;
+    s.channels = c.channels_per_stack;
+    s.stacks = c.stacks;
+    s.rows = c.shape.rows;
+    return s;
+}
+}  // namespace
+
+HbmSystem::HbmSystem(const HbmCoreConfig& config)
+    : config_(config), mapping_(shape_of(config), config.layout, config.xor_bank_with_row) {
+    const size_t count =
+        size_t{config.stacks} * config.channels_per_stack * config.pseudo_channels_per_channel;
+    channels_.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        // Stagger refresh so that the channels do not all lock at once.
+        const uint64_t phase = config.timing.refi * i / count;
+        channels_.emplace_back(config.timing, config.shape, config.controller, phase);
+    }
+    scheduled_.assign(count, kNever);
+    for (size_t i = 0; i < count; ++i)
+        schedule(i);
+    // Bytes that stay in one row of one pseudo-channel: decode consecutive bursts until the
+    // pseudo-channel, bank or row changes.
+    const AddressParts first = mapping_.decode(0);
+    uint64_t bytes = config.shape.access_bytes;
+    while (bytes < (uint64_t{1} << 20)) {
+        const AddressParts p = mapping_.decode(bytes);
+        if (p.stack != first.stack || p.channel != first.channel ||
+            p.pseudo_channel != first.pseudo_channel || p.bank != first.bank ||
+            p.bank_group != first.bank_group || p.row != first.row) {
+            break;
+        }
+        bytes += config.shape.access_bytes;
+    }
+    granule_bytes_ = static_cast<uint32_t>(bytes);
+}
+
+void HbmSystem::schedule(size_t pc) {
+    const uint64_t t = channels_[pc].next_event();
+    if (t != scheduled_[pc]) {
+        scheduled_[pc] = t;
+        if (t != kNever) heap_.push({t, pc});
+    }
+}
+
+size_t HbmSystem::pseudo_channel_of(uint64_t addr) const {
+    const AddressParts at = mapping_.decode(addr);
+    return (size_t{at.stack} * config_.channels_per_stack + at.channel) *
+               config_.pseudo_channels_per_channel +
+           at.pseudo_channel;
+}
+
+bool HbmSystem::try_enqueue(uint64_t id, uint64_t addr, bool write, uint32_t bytes, uint64_t now) {
+    SIM_ASSERT(bytes % config_.shape.access_bytes == 0 && bytes <= granule_bytes_,
+               "request of " << bytes << " B does not fit one interleave granule");
+    const AddressParts at = mapping_.decode(addr);
+    const size_t pc = (size_t{at.stack} * config_.channels_per_stack + at.channel) *
+                          config_.pseudo_channels_per_channel +
+                      at.pseudo_channel;
+    PseudoChannel& ch = channels_[pc];
+    if (!ch.can_accept(write)) return false;
+    MemRequest r;
+    r.id = id;
+    r.write = write;
+    r.bursts = bytes / config_.shape.access_bytes;
+    r.at = at;
+    ch.enqueue(r, now);
+    schedule(pc);
+    return true;
+}
+
+uint64_t HbmSystem::next_event() {
+    while (!heap_.empty() && heap_.top().first != scheduled_[heap_.top().second])
+        heap_.pop();
+    return heap_.empty() ? kNever : heap_.top().first;
+}
+
+void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector<size_t>* touched) {
+    while (!heap_.empty() && heap_.top().first <= now) {
+        const auto [t, pc] = heap_.top();
+        heap_.pop();
+        if (t != scheduled_[pc]) continue;  // stale entry
+        scheduled_[pc] = kNever;
+        channels_[pc].advance(now, done);
+        schedule(pc);
+        if (touched) touched->push_back(pc);
+    }
+}
+
+void HbmSystem::finish(uint64_t now) {
+    for (auto& ch : channels_)
+        ch.finish(now);
+}
+
+double HbmSystem::peak_bytes_per_cycle() const {
+    return static_cast<double>(channels_.size()) * config_.shape.access_bytes /
+           config_.timing.burst;
+}
+
+}  // namespace sim::hbm

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// All pseudo-channels of all HBM stacks behind one address mapping, advanced from one event
+// heap: only pseudo-channels with work are touched, each at its own next cycle (one process
+// ticking many C++ cores, DESIGN.md). Pure C++.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "models/hbm/core/address_mapping.h"
+#include "models/hbm/core/pseudo_channel.h"
+
+namespace sim::hbm {
+
+struct HbmCoreConfig {
+    DramTiming timing;
+    PseudoChannelShape shape;
+    ControllerParams controller;
+    uint32_t stacks = 1;
+    uint32_t channels_per_stack = 16;
+    uint32_t pseudo_channels_per_channel = 2;
+    std::vector<std::string> layout;
+    bool xor_bank_with_row = true;
+    uint64_t clock_hz = 1'000'000'000;  ///< memory command clock
+};
+
+class HbmSystem {
+  public:
+    /// Throws std::invalid_argument for a mapping that does not fit the organisation.
+    explicit HbmSystem(const HbmCoreConfig& config);
+
+    /// Queues a request of bytes (a multiple of the access size, within one interleave
+    /// granule) at cycle now. Returns false (nothing queued) when its queue is full.
+    bool try_enqueue(uint64_t id, uint64_t addr, bool write, uint32_t bytes, uint64_t now);
+    /// The pseudo-channel an address maps to.
+    size_t pseudo_channel_of(uint64_t addr) const;
+    /// The earliest cycle any pseudo-channel has work; kNever when all are idle for good.
+    uint64_t next_event();
+    /// Advances every pseudo-channel whose event is due at now; their indices are appended to
+    /// touched when given (their queues may have room again).
+    void advance(uint64_t now,
+                 std::vector<Completion>& done,
+                 std::vector<size_t>* touched = nullptr);
+    /// Closes time-weighted stats at the end of a run.
+    void finish(uint64_t now);
+
+    size_t pseudo_channel_count() const { return channels_.size(); }
+    const PseudoChannel& pseudo_channel(size_t i) const { return channels_[i]; }
+    const AddressMapping& mapping() const { return mapping_; }
+    const HbmCoreConfig& config() const { return config_; }
+    /// Peak data bytes per memory clock over all pseudo-channels.
+    double peak_bytes_per_cycle() const;
+    /// Largest request that stays in one row of one pseudo-channel.
+    uint32_t max_request_bytes() const { return granule_bytes_; }
+
+  private:
+    void schedule(size_t pc);
+
+    HbmCoreConfig config_;
+    AddressMapping mapping_;
+    std::vector<PseudoChannel> channels_;
+    std::vector<uint64_t> scheduled_;
+    using Slot = std::pair<uint64_t, size_t>;
+    std::priority_queue<Slot, std::vector<Slot>, std::greater<>> heap_;
+    uint32_t granule_bytes_ = 0;
+};
+
+}  // namespace sim::hbm

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// `wallsim hbm`: drives the cycle-level HBM model of a hardware file with a traffic pattern
+// and reports bandwidth, loaded latency, row-buffer behaviour, refresh share and energy.
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+#include "models/hbm/core/traffic.h"
+#include "models/hbm/hbm_params.h"
+#include "models/hbm/hbm_stats.h"
+#include "models/hbm/register.h"
+#include "sim/config/loader.h"
+#include "sim/engine/output_dir.h"
+#include "sim/engine/run.h"
+
+namespace sim::hbm {
+
+namespace po = boost::program_options;
+
+namespace {
+
+ConfigError option_error(const std::string& option, const std::string& message) {
+    return ConfigError({option, 0, 0}, option, message);
+}
+
+uint64_t size_option(const std::string& option, const std::string& text) {
+    try {
+        return parse_size_bytes(text);
+    } catch (const std::invalid_argument& e) {
+        throw option_error(option, e.what());
+    }
+}
+
+}  // namespace
+
+int run_hbm_command(const Registry& registry, const std::vector<std::string>& args) {
+    std::string hw_file, pattern = "stream", bytes_text = "1GiB", offered_text,
+                         stride_text = "4KiB", out_dir;
+    std::vector<std::string> overrides;
+    TrafficParams tp;
+    po::options_description opts("wallsim hbm options");
+    opts.add_options()("help,h", "show this help")("hw", po::value(&hw_file)->required(),
+                                                   "hardware config")(
+        "set", po::value(&overrides)->composing(),
+        "override a config key: a.b.c=value (repeatable)")(
+        "pattern", po::value(&pattern)->default_value("stream"),
+        "stream, write_stream, read2_write1, random or strided")(
+        "bytes", po::value(&bytes_text)->default_value("1GiB"), "total bytes requested")(
+        "request-bytes", po::value(&tp.request_bytes)->default_value(64), "bytes per request")(
+        "outstanding", po::value(&tp.outstanding)->default_value(8192),
+        "requests in flight at most")(
+        "offered", po::value(&offered_text),
+        "offered bandwidth (e.g. 1TB/s); default: as fast as accepted")(
+        "stride", po::value(&stride_text)->default_value("4KiB"),
+        "bytes between requests (strided)")("seed", po::value(&tp.seed)->default_value(1),
+                                            "seed of the random pattern")(
+        "out", po::value(&out_dir), "write stats.json, stats.txt and resolved_config.yaml here");
+    for (const auto& a : args) {
+        if (a == "--help" || a == "-h") {
+            std::cout << opts;
+            return 0;
+        }
+    }
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(opts).run(), vm);
+    po::notify(vm);
+
+    try {
+        tp.pattern = parse_pattern(pattern);
+    } catch (const std::invalid_argument& e) {
+        throw option_error("--pattern", e.what());
+    }
+    tp.bytes = size_option("--bytes", bytes_text);
+    tp.stride = size_option("--stride", stride_text);
+    if (!offered_text.empty()) {
+        try {
+            tp.offered_bandwidth = parse_quantity(offered_text, Dimension::Bandwidth);
+        } catch (const std::invalid_argument& e) {
+            throw option_error("--offered", e.what());
+        }
+        if (!(tp.offered_bandwidth > 0)) throw option_error("--offered", "must be greater than 0");
+    }
+
+    StatGroup stats(nullptr, "");
+    Logging logging(spdlog::level::warn, [] { return TimePs{0}; });
+    const HardwareSetup setup(registry, hw_file, overrides, stats, logging, tp.seed);
+    const HbmParams params = HbmParams::from_config(setup.root());
+    std::unique_ptr<OutputDir> out;
+    if (!out_dir.empty()) out = std::make_unique<OutputDir>(out_dir);
+
+    HbmSystem system(params.core);
+    TrafficResult result;
+    try {
+        result = run_traffic(system, tp);
+    } catch (const std::invalid_argument& e) {
+        throw option_error("--request-bytes", e.what());
+    }
+    StatGroup& hbm = stats.add_group("hbm_run");
+    publish_hbm_run(hbm, params, system, result);
+
+    const auto value = [&](const std::string& path) {
+        return static_cast<const Scalar*>(hbm.find(path))->value();
+    };
+    std::printf("%s, %s, %s over %zu pseudo-channels\n", setup.name().c_str(),
+                params.generation.c_str(), to_string(tp.pattern).c_str(),
+                system.pseudo_channel_count());
+    std::printf("  bandwidth   %.1f GB/s of %.1f GB/s peak (%.1f%%)\n",
+                value("achieved_bandwidth") / 1e9, value("peak_bandwidth") / 1e9,
+                100 * value("bandwidth_utilisation"));
+    std::printf("  read lat.   mean %.1f ns, p50 %.1f ns, p99 %.1f ns\n",
+                value("read_latency.mean"), value("read_latency.p50"), value("read_latency.p99"));
+    std::printf(
+        "  rows        %.1f%% hits, %.1f%% misses, %.1f%% conflicts; refresh %.1f%% of time\n",
+        100 * value("row_hit_rate"), 100 * value("row_miss_rate"), 100 * value("row_conflict_rate"),
+        100 * value("refresh_time_share"));
+    std::printf("  energy      %.3g J, %.2f pJ/bit\n", value("energy.total"),
+                value("energy.per_bit") * 1e12);
+    if (out) {
+        Json json;
+        json["meta"] = {{"wallsim_version", WALLSIM_VERSION},
+                        {"hw_name", setup.name()},
+                        {"hw_file", hw_file},
+                        {"pattern", pattern},
+                        {"bytes", tp.bytes},
+                        {"request_bytes", tp.request_bytes},
+                        {"outstanding", tp.outstanding},
+                        {"offered_bandwidth", tp.offered_bandwidth},
+                        {"seed", tp.seed},
+                        {"overrides", overrides}};
+        const Json stats_json = stats.to_json();
+        for (const auto& [key, v] : stats_json.items())
+            json[key] = v;
+        std::string text;
+        stats.to_text(text);
+        out->write("stats.json", json.dump(2) + "\n");
+        out->write("stats.txt", text);
+        out->write("resolved_config.yaml", dump_config(setup.document()));
+        out->commit();
+    }
+    return 0;
+}
+
+}  // namespace sim::hbm

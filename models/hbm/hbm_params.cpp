@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+#include "models/hbm/hbm_params.h"
+
+#include <cctype>
+#include <cmath>
+
+namespace sim::hbm {
+
+namespace {
+
+// A timing in memory clocks: "14ns" converts (rounded up), a plain integer is already nCK.
+bool get_cycles(const ConfigNode& n, const std::string& key, uint64_t clock_hz, uint32_t& out) {
+    std::string text;
+    if (!n.get(key, text)) return false;
+    if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+        })) {
+        uint64_t v = 0;
+        n.get(key, v);
+        out = static_cast<uint32_t>(v);
+        return true;
+    }
+    double seconds = 0;
+    n.get_quantity(key, Dimension::Time, seconds);
+    out = static_cast<uint32_t>(std::ceil(seconds * static_cast<double>(clock_hz) - 1e-6));
+    return true;
+}
+
+void require_cycles(const ConfigNode& n, const std::string& key, uint64_t clock_hz, uint32_t& out) {
+    if (!get_cycles(n, key, clock_hz, out))
+        n.fail(key, "required key is missing; expected a time such as 14ns");
+}
+
+void require_at_least(const ConfigNode& n,
+                      const std::string& key,
+                      uint64_t value,
+                      uint64_t minimum,
+                      const std::string& why) {
+    if (value < minimum) {
+        n.fail(key, "= " + std::to_string(value) + " cycles cannot hold: must be >= " +
+                        std::to_string(minimum) + " (" + why + ")");
+    }
+}
+
+}  // namespace
+
+HbmParams HbmParams::from_config(const ConfigNode& root) {
+    HbmParams p;
+    HbmCoreConfig& c = p.core;
+    const ConfigNode hbm = root.child("hbm");
+    hbm.require("generation", p.generation);
+    hbm.require("stacks", c.stacks);
+    uint32_t bus_width = 1024;
+    hbm.get("bus_width_bits", bus_width);
+    double pin_rate = 0;
+    hbm.get_quantity("pin_rate", Dimension::PinRate, pin_rate);
+    hbm.get_size("capacity", p.capacity_bytes);
+
+    const ConfigNode org = hbm.child("organisation");
+    org.require("channels_per_stack", c.channels_per_stack);
+    org.require("pseudo_channels_per_channel", c.pseudo_channels_per_channel);
+    org.require("bank_groups", c.shape.bank_groups);
+    org.require("banks_per_group", c.shape.banks_per_group);
+    org.require("rows_per_bank", c.shape.rows);
+    uint64_t row_bytes = 0;
+    if (!org.get_size("row_bytes", row_bytes))
+        org.fail("row_bytes", "required key is missing; expected e.g. 1KiB");
+    uint32_t burst_length = 0, beats_per_clock = 0;
+    org.require("burst_length", burst_length);
+    org.require("beats_per_clock", beats_per_clock);
+    if (c.stacks == 0) hbm.fail("stacks", "must be at least 1");
+    for (const char* k : {"channels_per_stack", "pseudo_channels_per_channel", "bank_groups",
+                          "banks_per_group", "burst_length", "beats_per_clock"}) {
+        uint64_t v = 0;
+        org.get(k, v);
+        if (v == 0) org.fail(k, "must be at least 1");
+    }
+    if (c.shape.rows == 0) org.fail("rows_per_bank", "must be at least 1");
+    if (c.shape.banks() > 64)
+        org.fail("banks_per_group", "at most 64 banks per pseudo-channel are modelled");
+    const uint32_t pcs = c.channels_per_stack * c.pseudo_channels_per_channel;
+    if (bus_width % pcs != 0) {
+        hbm.fail("bus_width_bits", std::to_string(bus_width) + " bits do not split evenly over " +
+                                       std::to_string(pcs) + " pseudo-channels");
+    }
+    const uint32_t pc_width = bus_width / pcs;
+    if ((pc_width * burst_length) % 8 != 0)
+        org.fail("burst_length", "a burst must move whole bytes");
+    c.shape.access_bytes = pc_width * burst_length / 8;
+    if (burst_length % beats_per_clock != 0)
+        org.fail("beats_per_clock", "must divide burst_length");
+    if (row_bytes % c.shape.access_bytes != 0 || row_bytes == 0) {
+        org.fail("row_bytes",
+                 "must be a multiple of the " + std::to_string(c.shape.access_bytes) + " B burst");
+    }
+    c.shape.columns = static_cast<uint32_t>(row_bytes / c.shape.access_bytes);
+    if (!(pin_rate > 0)) hbm.fail("pin_rate", "must be greater than 0");
+    const double clock = pin_rate / beats_per_clock;
+    c.clock_hz = static_cast<uint64_t>(std::llround(clock));
+    if (c.clock_hz == 0) hbm.fail("pin_rate", "gives a memory clock of 0 Hz");
+
+    DramTiming& t = c.timing;
+    t.burst = burst_length / beats_per_clock;
+    const ConfigNode tn = hbm.child("timing");
+    require_cycles(tn, "t_rcd", c.clock_hz, t.rcd);
+    require_cycles(tn, "t_rp", c.clock_hz, t.rp);
+    require_cycles(tn, "t_ras", c.clock_hz, t.ras);
+    t.rc = t.ras + t.rp;
+    get_cycles(tn, "t_rc", c.clock_hz, t.rc);
+    require_cycles(tn, "t_cl", c.clock_hz, t.cl);
+    require_cycles(tn, "t_cwl", c.clock_hz, t.cwl);
+    require_cycles(tn, "t_ccd_s", c.clock_hz, t.ccd_s);
+    require_cycles(tn, "t_ccd_l", c.clock_hz, t.ccd_l);
+    require_cycles(tn, "t_rrd_s", c.clock_hz, t.rrd_s);
+    require_cycles(tn, "t_rrd_l", c.clock_hz, t.rrd_l);
+    require_cycles(tn, "t_faw", c.clock_hz, t.faw);
+    require_cycles(tn, "t_wtr_s", c.clock_hz, t.wtr_s);
+    require_cycles(tn, "t_wtr_l", c.clock_hz, t.wtr_l);
+    require_cycles(tn, "t_rtp", c.clock_hz, t.rtp);
+    require_cycles(tn, "t_wr", c.clock_hz, t.wr);
+    require_cycles(tn, "t_rfc", c.clock_hz, t.rfc);
+    require_cycles(tn, "t_refi", c.clock_hz, t.refi);
+    require_at_least(tn, "t_rcd", t.rcd, 1, "an ACT takes time");
+    require_at_least(tn, "t_ras", t.ras, t.rcd,
+                     "a row must stay open until it can be read: t_ras >= t_rcd");
+    require_at_least(tn, "t_rc", t.rc, uint64_t{t.ras} + t.rp, "t_rc >= t_ras + t_rp");
+    require_at_least(tn, "t_ccd_s", t.ccd_s, t.burst, "bursts on the data bus cannot overlap");
+    require_at_least(tn, "t_ccd_l", t.ccd_l, t.ccd_s, "t_ccd_l >= t_ccd_s");
+    require_at_least(tn, "t_rrd_l", t.rrd_l, t.rrd_s, "t_rrd_l >= t_rrd_s");
+    require_at_least(tn, "t_wtr_l", t.wtr_l, t.wtr_s, "t_wtr_l >= t_wtr_s");
+    require_at_least(tn, "t_refi", t.refi, uint64_t{t.rfc} + 1,
+                     "a refresh must end before the next is due");
+
+    const ConfigNode ctl = hbm.child("controller");
+    ControllerParams& cp = c.controller;
+    ctl.get("read_queue", cp.read_queue);
+    ctl.get("write_queue", cp.write_queue);
+    ctl.get("write_high_watermark", cp.write_high_watermark);
+    ctl.get("write_low_watermark", cp.write_low_watermark);
+    std::string policy = "open";
+    ctl.get_choice("row_policy", policy, {"open", "closed"});
+    cp.open_row = policy == "open";
+    ctl.get("frontend_cycles", cp.frontend_cycles);
+    if (cp.read_queue == 0) ctl.fail("read_queue", "must be at least 1");
+    if (cp.write_queue == 0) ctl.fail("write_queue", "must be at least 1");
+    if (cp.write_high_watermark > cp.write_queue || cp.write_high_watermark == 0) {
+        ctl.fail("write_high_watermark",
+                 "must be between 1 and write_queue (" + std::to_string(cp.write_queue) + ")");
+    }
+    if (cp.write_low_watermark >= cp.write_high_watermark) {
+        ctl.fail("write_low_watermark", "must be below write_high_watermark (" +
+                                            std::to_string(cp.write_high_watermark) + ")");
+    }
+    if (cp.frontend_cycles == 0) ctl.fail("frontend_cycles", "must be at least 1");
+
+    const ConfigNode map = hbm.child("mapping");
+    map.require("layout", c.layout);
+    map.get("xor_bank_with_row", c.xor_bank_with_row);
+    try {
+        const HbmSystem probe(c);
+        if (p.capacity_bytes > 0 && probe.mapping().capacity() < p.capacity_bytes) {
+            org.fail("rows_per_bank", "the organisation holds " +
+                                          std::to_string(probe.mapping().capacity()) +
+                                          " B, less than hbm.capacity");
+        }
+    } catch (const std::invalid_argument& e) {
+        map.fail("layout", e.what());
+    }
+
+    const ConfigNode en = hbm.child("energy");
+    en.get_quantity("activate", Dimension::Energy, p.energy.activate);
+    en.get_quantity("read_per_bit", Dimension::Energy, p.energy.read_per_bit);
+    en.get_quantity("write_per_bit", Dimension::Energy, p.energy.write_per_bit);
+    en.get_quantity("refresh", Dimension::Energy, p.energy.refresh);
+    return p;
+}
+
+double HbmParams::peak_bandwidth() const {
+    const double pcs =
+        double(core.stacks) * core.channels_per_stack * core.pseudo_channels_per_channel;
+    return pcs * core.shape.access_bytes / core.timing.burst * static_cast<double>(core.clock_hz);
+}
+
+}  // namespace sim::hbm

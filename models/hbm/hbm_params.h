@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Reads the cycle-level HBM description from the hardware file's `hbm:` section: the stack
+// organisation, JEDEC timings (in ns, or in memory clocks when written as a plain integer),
+// the controller, the address mapping and the energy per event. The memory clock is the pin
+// rate divided by the data beats per clock (DDR HBM2e: 2; HBM3/3e: 4).
+#pragma once
+
+#include "models/hbm/core/hbm_system.h"
+#include "sim/config/config_node.h"
+
+namespace sim::hbm {
+
+/// Energy per event (J).
+struct HbmEnergy {
+    double activate = 0;       ///< one ACT + its PRE
+    double read_per_bit = 0;   ///< array read + TSV + PHY, per data bit
+    double write_per_bit = 0;  ///< per data bit
+    double refresh = 0;        ///< one all-bank REF of one pseudo-channel
+};
+
+struct HbmParams {
+    HbmCoreConfig core;
+    HbmEnergy energy;
+    std::string generation;
+    uint64_t capacity_bytes = 0;
+
+    /// Throws ConfigError naming the key of any missing, malformed or impossible value (a
+    /// timing that cannot hold, a mapping that overlaps or leaves a field uncovered).
+    static HbmParams from_config(const ConfigNode& root);
+    /// Peak bandwidth of all pseudo-channels, B/s.
+    double peak_bandwidth() const;
+};
+
+}  // namespace sim::hbm

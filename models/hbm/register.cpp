@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#include "models/hbm/register.h"
+
+#include "models/hbm/hbm_params.h"
+#include "sim/registry/registry.h"
+#include "sim/stats/group.h"
+
+namespace sim::hbm {
+
+void register_hbm(Registry& r) {
+    r.add_component(
+        {"hbm",
+         "cycle-level HBM stacks: pseudo-channels, bank groups, banks, JEDEC timing, FR-FCFS "
+         "controllers, address mapping, refresh, energy",
+         "gpu", [](const ConfigNode& hw, StatGroup& stats) {
+             const HbmParams p = HbmParams::from_config(hw);
+             stats
+                 .add_scalar("peak_bandwidth", "B/s",
+                             "cycle-level model: pseudo-channels x burst bytes / burst time")
+                 .set(p.peak_bandwidth());
+             stats.add_scalar("clock", "Hz", "memory command clock: pin rate / beats per clock")
+                 .set(static_cast<double>(p.core.clock_hz));
+             stats.add_counter("pseudo_channels", "count", "independent pseudo-channels") +=
+                 uint64_t{p.core.stacks} * p.core.channels_per_stack *
+                 p.core.pseudo_channels_per_channel;
+         }});
+    r.add_command({"hbm", "drive the cycle-level HBM model with a traffic pattern (--help)",
+                   run_hbm_command});
+}
+
+}  // namespace sim::hbm

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#include "models/hbm/core/address_mapping.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace sim::hbm {
+namespace {
+
+using ::testing::HasSubstr;
+
+MappingShape small() {
+    MappingShape s;
+    s.access_bytes = 32;
+    s.columns = 32;
+    s.bank_groups = 4;
+    s.banks_per_group = 4;
+    s.pseudo_channels = 2;
+    s.channels = 2;
+    s.stacks = 5;  // not a power of two, like an H100
+    s.rows = 1000;
+    return s;
+}
+
+const std::vector<std::string> kLayout{"offset",  "column:1", "pseudo_channel",
+                                       "channel", "stack",    "bank_group",
+                                       "bank",    "column",   "row"};
+
+std::string error_of(const std::vector<std::string>& layout) {
+    try {
+        AddressMapping m(small(), layout, false);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(AddressMapping, DecodesMixedRadixFields) {
+    const AddressMapping m(small(), kLayout, false);
+    EXPECT_EQ(m.capacity(), 32ull * 32 * 16 * 2 * 2 * 5 * 1000);
+    const AddressParts a = m.decode(64);  // past offset + column:1 -> next pseudo-channel
+    EXPECT_EQ(a.pseudo_channel, 1u);
+    EXPECT_EQ(a.column, 0u);
+    const AddressParts b = m.decode(32);
+    EXPECT_EQ(b.column, 1u);
+    const AddressParts c = m.decode(64 * 2 * 2 * 4);  // stack field: 4th stack
+    EXPECT_EQ(c.stack, 4u);
+    const AddressParts d = m.decode(64 * 2 * 2 * 5);  // wraps into the bank group
+    EXPECT_EQ(d.stack, 0u);
+    EXPECT_EQ(d.bank_group, 1u);
+}
+
+TEST(AddressMapping, EveryBurstOfTheCapacityIsDistinct) {
+    MappingShape s = small();
+    s.rows = 3;
+    const AddressMapping m(s, kLayout, true);
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t>> seen;
+    for (uint64_t a = 0; a < m.capacity(); a += s.access_bytes) {
+        const AddressParts p = m.decode(a);
+        seen.insert({p.stack, p.channel, p.pseudo_channel, p.bank_group, p.bank, p.row, p.column});
+    }
+    EXPECT_EQ(seen.size(), m.capacity() / s.access_bytes);  // a bijection, with or without XOR
+}
+
+TEST(AddressMapping, XorHashSpreadsRowsOverBanks) {
+    const AddressMapping plain(small(), kLayout, false);
+    const AddressMapping hashed(small(), kLayout, true);
+    const uint64_t row_stride = plain.capacity() / 1000;
+    EXPECT_EQ(plain.decode(0).bank, plain.decode(row_stride).bank);
+    EXPECT_NE(hashed.decode(0).bank, hashed.decode(row_stride).bank);
+}
+
+TEST(AddressMapping, RejectsOverlapGapsAndMisplacedFields) {
+    EXPECT_THAT(error_of({"offset", "column", "column", "pseudo_channel", "channel", "stack",
+                          "bank_group", "bank", "row"}),
+                HasSubstr("overlap"));
+    EXPECT_THAT(
+        error_of({"offset", "column", "pseudo_channel", "channel", "stack", "bank_group", "row"}),
+        HasSubstr("does not cover all of bank"));
+    EXPECT_THAT(
+        error_of({"offset", "column", "pseudo_channel", "channel", "stack", "bank_group", "bank"}),
+        HasSubstr("does not cover row"));
+    EXPECT_THAT(error_of({"offset", "row", "column", "pseudo_channel", "channel", "stack",
+                          "bank_group", "bank"}),
+                HasSubstr("row must be the last"));
+    EXPECT_THAT(error_of({"column", "offset", "pseudo_channel", "channel", "stack", "bank_group",
+                          "bank", "row"}),
+                HasSubstr("offset must be the first"));
+    EXPECT_THAT(error_of({"offset", "column:9", "pseudo_channel", "channel", "stack", "bank_group",
+                          "bank", "row"}),
+                HasSubstr("more bits"));
+    EXPECT_THAT(error_of({"offset", "stack:1", "column", "pseudo_channel", "channel", "bank_group",
+                          "bank", "row"}),
+                HasSubstr("only power-of-two fields can be split"));
+    EXPECT_THAT(error_of({"offset", "colum", "row"}), HasSubstr("'colum' is not a field"));
+}
+
+}  // namespace
+}  // namespace sim::hbm

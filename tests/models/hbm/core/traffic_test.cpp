@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// The HBM model under traffic: conservation, streaming near peak, random clearly lower,
+// loaded-latency floor, back-pressure, refresh, determinism. Uses the shipped presets.
+#include "models/hbm/core/traffic.h"
+
+#include <gtest/gtest.h>
+
+#include "models/hbm/hbm_params.h"
+#include "sim/config/loader.h"
+#include "tests/testing/temp_dir.h"
+
+namespace sim::hbm {
+namespace {
+
+HbmParams preset(const std::string& name, const std::vector<std::string>& overrides = {}) {
+    return HbmParams::from_config(ConfigNode::root_of(
+        load_config(testing::source_path("configs/hw/" + name + ".yaml"), overrides)));
+}
+
+// One HBM3 pseudo-channel of the H100 preset: quick, and every constraint still applies.
+HbmParams one_pseudo_channel(std::vector<std::string> extra = {}) {
+    std::vector<std::string> o{
+        "hbm.stacks=1",
+        "hbm.bus_width_bits=32",
+        "hbm.organisation.channels_per_stack=1",
+        "hbm.organisation.pseudo_channels_per_channel=1",
+        "hbm.capacity=512MB",
+        "hbm.mapping.layout=[offset, column:1, bank_group, bank, column, row]"};
+    o.insert(o.end(), extra.begin(), extra.end());
+    return preset("h100", o);
+}
+
+double utilisation(const HbmParams& p, const TrafficResult& r) {
+    const double seconds = r.cycles / double(p.core.clock_hz);
+    return (r.bytes_read + r.bytes_written) / seconds / p.peak_bandwidth();
+}
+
+TrafficResult run(const HbmParams& p, TrafficParams tp) {
+    HbmSystem system(p.core);
+    return run_traffic(system, tp);
+}
+
+TEST(HbmTraffic, EveryRequestCompletesOnceAndBytesAreConserved) {
+    const HbmParams p = preset("h100");
+    for (Pattern pattern : {Pattern::Stream, Pattern::Read2Write1, Pattern::Random}) {
+        TrafficParams tp;
+        tp.pattern = pattern;
+        tp.bytes = 4 << 20;
+        HbmSystem system(p.core);
+        const TrafficResult r = run_traffic(system, tp);
+        EXPECT_EQ(r.read_latency.count() + r.write_latency.count(), tp.bytes / tp.request_bytes)
+            << to_string(pattern);
+        EXPECT_EQ(r.bytes_read + r.bytes_written, tp.bytes) << to_string(pattern);
+        uint64_t bursts = 0, queued = 0;
+        for (size_t i = 0; i < system.pseudo_channel_count(); ++i) {
+            const ChannelCounters& c = system.pseudo_channel(i).counters();
+            bursts += c.read_bursts + c.write_bursts;
+            queued += system.pseudo_channel(i).queued();
+        }
+        EXPECT_EQ(bursts * p.core.shape.access_bytes, tp.bytes);
+        EXPECT_EQ(queued, 0u);
+    }
+}
+
+TEST(HbmTraffic, LongSequentialStreamsRunAt85To97PercentOfPeak) {
+    for (const char* name : {"a100", "h100"}) {
+        const HbmParams p = preset(name);
+        TrafficParams tp;
+        tp.bytes = 64 << 20;
+        const double u = utilisation(p, run(p, tp));
+        EXPECT_GT(u, 0.85) << name;
+        EXPECT_LT(u, 0.97) << name;
+    }
+}
+
+TEST(HbmTraffic, RandomTrafficIsClearlySlowerThanStreaming) {
+    const HbmParams p = preset("h100");
+    TrafficParams tp;
+    tp.bytes = 16 << 20;
+    const double stream = utilisation(p, run(p, tp));
+    tp.pattern = Pattern::Random;
+    const double random = utilisation(p, run(p, tp));
+    EXPECT_LT(random, 0.8 * stream);
+}
+
+TEST(HbmTraffic, LightLoadLatencyIsActivatePlusCasPlusBurstPlusController) {
+    const HbmParams p = one_pseudo_channel({"hbm.controller.row_policy=closed"});
+    TrafficParams tp;
+    tp.pattern = Pattern::Random;
+    tp.bytes = 64 * 200;
+    tp.offered_bandwidth = 0.2e9;  // one request every 320 ns: the channel is idle between them
+    const TrafficResult r = run(p, tp);
+    const DramTiming& t = p.core.timing;
+    // A 64 B request: ACT, first burst after tRCD, second burst tCCD_L later (same bank group),
+    // its data done tCL + burst after that.
+    const uint64_t expected = p.core.controller.frontend_cycles + t.rcd + t.ccd_l + t.cl + t.burst;
+    EXPECT_EQ(r.read_latency.quantile(0.5), expected);
+}
+
+TEST(HbmTraffic, FullQueuesPushBackAndNothingIsLost) {
+    const HbmParams p = one_pseudo_channel({"hbm.controller.read_queue=2"});
+    TrafficParams tp;
+    tp.bytes = 64 * 1000;
+    tp.outstanding = 64;
+    const TrafficResult r = run(p, tp);
+    EXPECT_GT(r.stalled_enqueues, 0u);
+    EXPECT_EQ(r.read_latency.count(), 1000u);
+}
+
+TEST(HbmTraffic, RefreshHappensEveryTrefi) {
+    const HbmParams p = one_pseudo_channel();
+    TrafficParams tp;
+    tp.bytes = 64 * 400;
+    tp.offered_bandwidth = 1e9;  // spread over ~25 us
+    HbmSystem system(p.core);
+    const TrafficResult r = run_traffic(system, tp);
+    const uint64_t refreshes = system.pseudo_channel(0).counters().refreshes;
+    const uint64_t expected = r.cycles / p.core.timing.refi;
+    EXPECT_GE(refreshes + 1, expected);
+    EXPECT_LE(refreshes, expected + 1);
+}
+
+TEST(HbmTraffic, SameSeedSameResult) {
+    const HbmParams p = preset("h100");
+    TrafficParams tp;
+    tp.pattern = Pattern::Random;
+    tp.bytes = 1 << 20;
+    tp.seed = 42;
+    const TrafficResult a = run(p, tp);
+    const TrafficResult b = run(p, tp);
+    EXPECT_EQ(a.cycles, b.cycles);
+    EXPECT_EQ(a.read_latency.quantile(0.99), b.read_latency.quantile(0.99));
+    tp.seed = 43;
+    EXPECT_NE(run(p, tp).cycles, a.cycles);
+}
+
+TEST(HbmTraffic, RequestsLargerThanTheInterleaveGranuleAreRejected) {
+    const HbmParams p = preset("h100");
+    TrafficParams tp;
+    tp.request_bytes = 128;  // the preset keeps 64 B in one pseudo-channel row
+    HbmSystem system(p.core);
+    EXPECT_THROW(run_traffic(system, tp), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sim::hbm
