@@ -11,6 +11,8 @@
 #include <string>
 
 #include "models/analytic/core/roofline.h"
+#include "models/hbm/core/traffic.h"
+#include "models/hbm/hbm_params.h"
 #include "sim/config/loader.h"
 #include "sim/trace/op_cost.h"
 #include "sim/trace/trace_parser.h"
@@ -93,6 +95,29 @@ BENCHMARK(BM_EndToEndAnalyticRun)
     ->Arg(10000)
     ->UseManualTime()
     ->Iterations(3)
+    ->Unit(benchmark::kMillisecond);
+
+// Simulated 64-byte requests per wall second through all 160 HBM3 pseudo-channels of an H100.
+void BM_HbmTraffic(benchmark::State& state) {
+    const auto doc = sim::load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml");
+    const sim::hbm::HbmParams params =
+        sim::hbm::HbmParams::from_config(sim::ConfigNode::root_of(doc));
+    sim::hbm::TrafficParams tp;
+    tp.pattern = static_cast<sim::hbm::Pattern>(state.range(0));
+    tp.bytes = 64ULL << 20;
+    for (auto _ : state) {
+        sim::hbm::HbmSystem system(params.core);
+        benchmark::DoNotOptimize(sim::hbm::run_traffic(system, tp));
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(tp.bytes / tp.request_bytes));
+    state.SetLabel(sim::hbm::to_string(tp.pattern));
+}
+BENCHMARK(BM_HbmTraffic)
+    ->Arg(static_cast<int>(sim::hbm::Pattern::Stream))
+    ->Arg(static_cast<int>(sim::hbm::Pattern::WriteStream))
+    ->Arg(static_cast<int>(sim::hbm::Pattern::Read2Write1))
+    ->Arg(static_cast<int>(sim::hbm::Pattern::Random))
+    ->Arg(static_cast<int>(sim::hbm::Pattern::Strided))
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

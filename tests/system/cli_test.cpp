@@ -168,6 +168,26 @@ TEST(Cli, BadInputIsOneLineExitTwoAndLeavesNoOutput) {
     }
 }
 
+TEST(Cli, HbmCommandReportsBandwidthAndWritesStats) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "hbm";
+    const Result r = wallsim(
+        "hbm --hw configs/hw/h100.yaml --pattern stream --bytes 4MiB --out " + out.string(), dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("of 3347.2 GB/s peak"));
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    EXPECT_EQ(stats["hbm_run"]["requests"]["value"], 65536);
+    EXPECT_GT(stats["hbm_run"]["bandwidth_utilisation"]["value"].get<double>(), 0.5);
+    EXPECT_TRUE(stats["hbm_run"]["pseudo_channels"].contains("pc159"));
+    expect_bad_input(wallsim("hbm --hw configs/hw/h100.yaml --pattern zigzag", dir),
+                     "'zigzag' is not a pattern");
+    expect_bad_input(wallsim("hbm --hw configs/hw/h100.yaml --bytes -1GB", dir), "--bytes");
+    expect_bad_input(wallsim("hbm --hw configs/hw/h100.yaml --request-bytes 100", dir),
+                     "multiple of the 32 B");
+    expect_bad_input(wallsim("hbm --hw configs/hw/h100.yaml --set hbm.timing.t_ras=1ns", dir),
+                     "hbm.timing.t_ras");
+}
+
 TEST(Cli, RefusesToOverwriteAnUnrelatedDirectory) {
     testing::TempDir dir;
     dir.write("precious/notes.txt", "keep me");
