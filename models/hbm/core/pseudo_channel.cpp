@@ -116,8 +116,6 @@ bool PseudoChannel::issue_column(std::vector<Entry>& q,
             else
                 ++counters_.row_hits;
         }
-        const uint64_t data_done = e.req.write ? timing_.write_done(now) : timing_.read_done(now);
-        counters_.last_busy = std::max(counters_.last_busy, data_done);
         ++(e.req.write ? counters_.write_bursts : counters_.read_bursts);
         if (e.bursts_left > 1) next = std::min(next, timing_.earliest(cas, e.bank));
     }

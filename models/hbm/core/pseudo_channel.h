@@ -49,7 +49,6 @@ struct ChannelCounters {
     uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
     uint64_t refresh_cycles = 0;  ///< cycles banks were locked by refresh
     uint64_t queue_integral = 0;  ///< sum over cycles of queued requests
-    uint64_t last_busy = 0;       ///< last cycle data moved
 };
 
 class PseudoChannel {
