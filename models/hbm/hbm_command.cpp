@@ -44,7 +44,7 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
         "set", po::value(&overrides)->composing(),
         "override a config key: a.b.c=value (repeatable)")(
         "pattern", po::value(&pattern)->default_value("stream"),
-        "stream, write_stream, read2_write1, random or strided")(
+        "stream, write_stream, read2_write1, copy, random or strided")(
         "bytes", po::value(&bytes_text)->default_value("1GiB"), "total bytes requested")(
         "request-bytes", po::value(&tp.request_bytes)->default_value(64), "bytes per request")(
         "outstanding", po::value(&tp.outstanding)->default_value(8192),

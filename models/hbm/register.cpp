@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/hbm/register.h"
 
+#include "models/hbm/hbm_op_model.h"
 #include "models/hbm/hbm_params.h"
 #include "sim/registry/registry.h"
 #include "sim/stats/group.h"
@@ -24,6 +25,15 @@ void register_hbm(Registry& r) {
                  uint64_t{p.core.stacks} * p.core.channels_per_stack *
                  p.core.pseudo_channels_per_channel;
          }});
+    r.add_model({"gpu.hbm",
+                 "cycle-level HBM stacks: dram_traffic and d2d memcpy operators run through every "
+                 "pseudo-channel controller (JEDEC timing, FR-FCFS, refresh)",
+                 "gpu",
+                 Fidelity::Cycle,
+                 {OpKind::DramTraffic, OpKind::Memcpy},
+                 [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
+                     return std::make_unique<HbmOpModel>(HbmParams::from_config(ctx.hw), ctx.stats);
+                 }});
     r.add_command({"hbm", "drive the cycle-level HBM model with a traffic pattern (--help)",
                    run_hbm_command});
 }

@@ -8,7 +8,7 @@
 namespace sim {
 
 namespace {
-constexpr std::array<std::pair<OpKind, const char*>, 15> kKindNames{{
+constexpr std::array<std::pair<OpKind, const char*>, 16> kKindNames{{
     {OpKind::Gemm, "gemm"},
     {OpKind::Conv2d, "conv2d"},
     {OpKind::Elementwise, "elementwise"},
@@ -24,6 +24,7 @@ constexpr std::array<std::pair<OpKind, const char*>, 15> kKindNames{{
     {OpKind::AllToAll, "alltoall"},
     {OpKind::SendRecv, "sendrecv"},
     {OpKind::Custom, "custom"},
+    {OpKind::DramTraffic, "dram_traffic"},
 }};
 
 struct DTypeInfo {

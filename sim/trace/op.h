@@ -29,6 +29,7 @@ enum class OpKind {
     AllToAll,
     SendRecv,
     Custom,
+    DramTraffic,
 };
 
 enum class DType { FP64, FP32, TF32, FP16, BF16, FP8, INT8 };
@@ -94,6 +95,15 @@ struct CustomParams {
     ComputeUnit unit = ComputeUnit::Vector;
 };
 
+struct DramTrafficParams {  ///< a memory-system traffic pattern (the HBM model's generator)
+    uint64_t bytes = 0;
+    std::string pattern = "stream";  ///< stream, write_stream, read2_write1, copy, random, strided
+    uint64_t request_bytes = 64;
+    uint64_t outstanding = 8192;
+    uint64_t stride = 4096;
+    uint64_t seed = 1;
+};
+
 using OpParams = std::variant<GemmParams,
                               Conv2dParams,
                               ElementwiseParams,
@@ -103,7 +113,8 @@ using OpParams = std::variant<GemmParams,
                               EmbeddingParams,
                               MemcpyParams,
                               CollectiveParams,
-                              CustomParams>;
+                              CustomParams,
+                              DramTrafficParams>;
 
 struct Op {
     size_t index = 0;  ///< position in the expanded trace

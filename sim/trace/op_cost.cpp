@@ -104,6 +104,11 @@ struct CostVisitor {
         c.unit = ComputeUnit::Network;
         return c;
     }
+    OpCost operator()(const DramTrafficParams& p) const {
+        OpCost c;
+        c.dram_bytes = d(p.bytes);
+        return c;
+    }
     OpCost operator()(const CustomParams& p) const {
         OpCost c;
         c.flops = d(p.flops);

@@ -157,6 +157,19 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
             if (p.group < 2) n.fail("group", "a collective needs at least 2 devices");
             return p;
         }
+        case OpKind::DramTraffic: {
+            DramTrafficParams p;
+            p.bytes = require_positive(n, "bytes");
+            n.get_choice("pattern", p.pattern,
+                         {"stream", "write_stream", "read2_write1", "copy", "random", "strided"});
+            get_positive(n, "request_bytes", p.request_bytes);
+            get_positive(n, "outstanding", p.outstanding);
+            get_positive(n, "stride", p.stride);
+            n.get("seed", p.seed);
+            if (p.bytes < p.request_bytes)
+                n.fail("bytes", "must be at least one request (request_bytes)");
+            return p;
+        }
         case OpKind::Custom: {
             CustomParams p;
             n.require("flops", p.flops);

@@ -188,6 +188,38 @@ TEST(Cli, HbmCommandReportsBandwidthAndWritesStats) {
                      "hbm.timing.t_ras");
 }
 
+TEST(Cli, DramTrafficOpsRunOnTheCycleLevelHbmModel) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "dram";
+    const std::string trace =
+        dir.write("t.yaml",
+                  "version: 1\nops:\n"
+                  "  - {name: s, kind: dram_traffic, bytes: 4194304}\n"
+                  "  - {name: r, kind: dram_traffic, bytes: 1048576, pattern: random}\n"
+                  "  - {name: g, kind: gemm, m: 256, n: 256, k: 256, dtype: bf16}\n");
+    const Result r = wallsim("run " + kH100 + " --trace " + trace + " --out " + out.string(), dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string csv = slurp(out / "ops.csv");
+    EXPECT_THAT(csv, HasSubstr("\n0,s,dram_traffic,0,fp32,vector,cycle,gpu.hbm,"));
+    EXPECT_THAT(csv, HasSubstr("\n1,r,dram_traffic,0,fp32,vector,cycle,gpu.hbm,"));
+    EXPECT_THAT(csv, HasSubstr("\n2,g,gemm,0,bf16,tensor,analytic,gpu.analytic,"));
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    EXPECT_EQ(stats["models"]["gpu_hbm"]["ops"]["value"], 2);
+    // The DRAM model never beats its own peak, and streams far better than random reads.
+    const auto& util = stats["models"]["gpu_hbm"]["bandwidth_utilisation"]["value"];
+    EXPECT_LT(util["max"].get<double>(), 1.0);
+    EXPECT_GT(util["max"].get<double>(), 1.3 * util["min"].get<double>());
+    // At analytic fidelity the same ops take the Roofline model instead.
+    const auto out2 = dir.path() / "dram_analytic";
+    ASSERT_EQ(wallsim("run " + kH100 + " --fidelity analytic --trace " + trace + " --out " +
+                          out2.string(),
+                      dir)
+                  .code,
+              0);
+    EXPECT_THAT(slurp(out2 / "ops.csv"),
+                HasSubstr("\n0,s,dram_traffic,0,fp32,vector,analytic,gpu.analytic,"));
+}
+
 TEST(Cli, RefusesToOverwriteAnUnrelatedDirectory) {
     testing::TempDir dir;
     dir.write("precious/notes.txt", "keep me");

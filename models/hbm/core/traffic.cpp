@@ -33,6 +33,7 @@ Pattern parse_pattern(const std::string& name) {
     if (name == "stream") return Pattern::Stream;
     if (name == "write_stream") return Pattern::WriteStream;
     if (name == "read2_write1") return Pattern::Read2Write1;
+    if (name == "copy") return Pattern::Copy;
     if (name == "random") return Pattern::Random;
     if (name == "strided") return Pattern::Strided;
     throw std::invalid_argument(
@@ -45,6 +46,7 @@ std::string to_string(Pattern p) {
         case Pattern::Stream: return "stream";
         case Pattern::WriteStream: return "write_stream";
         case Pattern::Read2Write1: return "read2_write1";
+        case Pattern::Copy: return "copy";
         case Pattern::Random: return "random";
         case Pattern::Strided: return "strided";
     }
@@ -74,6 +76,13 @@ class AddressStream {
                 const uint64_t j = i / 3;
                 addr = ((i % 3) * per_array + j) * r;
                 write = i % 3 == 2;
+                break;
+            }
+            case Pattern::Copy: {
+                // dst[j] = src[j]: two arrays, alternating read and write.
+                const uint64_t per_array = (count_ + 1) / 2;
+                addr = ((i % 2) * per_array + i / 2) * r;
+                write = i % 2 == 1;
                 break;
             }
             case Pattern::Random: addr = (rng_() % (capacity_ / r)) * r; break;

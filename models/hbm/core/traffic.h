@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A built-in traffic generator for the HBM model: sequential streams, a 2-read-1-write stream
-// (c = a + b), uniform random and strided reads, with a cap on outstanding requests and an
-// optional offered bandwidth. It drives an HbmSystem to completion and measures bandwidth and
-// loaded latency (Little's law: bandwidth = outstanding bytes / latency). Pure C++.
+// (c = a + b), a copy (read one array, write another), uniform random and strided reads, with a cap
+// on outstanding requests and an optional offered bandwidth. It drives an HbmSystem to completion
+// and measures bandwidth and loaded latency (Little's law: bandwidth = outstanding bytes /
+// latency). Pure C++.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@
 
 namespace sim::hbm {
 
-enum class Pattern { Stream, WriteStream, Read2Write1, Random, Strided };
+enum class Pattern { Stream, WriteStream, Read2Write1, Copy, Random, Strided };
 
 struct TrafficParams {
     Pattern pattern = Pattern::Stream;

@@ -133,6 +133,19 @@ TEST(TraceParser, ErrorsCarryLineAndKey) {
     EXPECT_THAT(yaml_error(head + "  - 42\n"), HasSubstr("expected an operator"));
 }
 
+TEST(TraceParser, DramTrafficDefaultsAndChecks) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nops:\n  - {kind: dram_traffic, bytes: 4096, pattern: random}\n", "t.yaml");
+    const auto& p = std::get<DramTrafficParams>(t.ops[0].params);
+    EXPECT_EQ(p.pattern, "random");
+    EXPECT_EQ(p.request_bytes, 64u);
+    EXPECT_THAT(
+        yaml_error("version: 1\nops:\n  - {kind: dram_traffic, bytes: 4096, pattern: zigzag}\n"),
+        HasSubstr("'zigzag' is not one of"));
+    EXPECT_THAT(yaml_error("version: 1\nops:\n  - {kind: dram_traffic, bytes: 32}\n"),
+                HasSubstr("at least one request"));
+}
+
 TEST(TraceParser, HeaderErrors) {
     EXPECT_THAT(yaml_error("ops: [{kind: elementwise, elements: 4}]\n"),
                 HasSubstr("version: required key is missing"));

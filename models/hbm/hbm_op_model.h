@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The cycle-level HBM model as an operator model: `dram_traffic` operators and device-to-device
+// `memcpy` run their requests through every pseudo-channel of the stack model, and the op takes
+// the simulated time the last data beat needs. Each op starts from an idle memory system (rows
+// closed, refresh phases reset); ops on the memory system run one at a time.
+#pragma once
+
+#include "models/analytic/core/timeline.h"
+#include "models/hbm/core/traffic.h"
+#include "models/hbm/hbm_params.h"
+#include "sim/registry/op_model.h"
+#include "sim/stats/group.h"
+
+namespace sim::hbm {
+
+class HbmOpModel final : public OpModel {
+  public:
+    HbmOpModel(const HbmParams& params, StatGroup& stats);
+
+    bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
+    std::string why_unsupported(const Op& op) const override;
+    OpResult execute(const Op& op) override;
+
+  private:
+    TrafficParams traffic_of(const Op& op) const;
+
+    HbmParams params_;
+    uint32_t granule_bytes_;
+    analytic::Timeline engine_;
+    struct Stats {
+        explicit Stats(StatGroup& g);
+        Counter& ops;
+        Scalar& bytes;
+        Scalar& busy;
+        Distribution& utilisation;
+        Distribution& read_latency;
+    } stats_;
+};
+
+}  // namespace sim::hbm
