@@ -46,6 +46,13 @@ uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
     return 0;
 }
 
+void BankTiming::idle_refresh(uint64_t at) {
+    for (Bank& b : banks_) {
+        b.open_row = kClosed;
+        raise(b.next_act, at + t_.rfc);
+    }
+}
+
 void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
     SIM_ASSERT(now >= earliest(cmd, bank), "command issued before it is legal");
     switch (cmd) {

@@ -27,6 +27,10 @@ class BankTiming {
     /// The earliest cycle cmd may be issued to bank.
     uint64_t earliest(Command cmd, uint32_t bank) const;
 
+    /// Books an all-bank refresh of an idle pseudo-channel at its due cycle: rows close and the
+    /// banks stay locked until at + tRFC. Used when a simulation skips idle time.
+    void idle_refresh(uint64_t at);
+
     int64_t open_row(uint32_t bank) const { return banks_[bank].open_row; }
     bool all_closed() const;
     /// Cycle the data of a RD (or WR) issued at now has fully moved.

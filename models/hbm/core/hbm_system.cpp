@@ -79,6 +79,7 @@ bool HbmSystem::try_enqueue(uint64_t id, uint64_t addr, bool write, uint32_t byt
     r.bursts = bytes / config_.shape.access_bytes;
     r.at = at;
     ch.enqueue(r, now);
+    ++queued_;
     schedule(pc);
     return true;
 }
@@ -95,9 +96,18 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
         heap_.pop();
         if (t != scheduled_[pc]) continue;  // stale entry
         scheduled_[pc] = kNever;
+        const size_t before = done.size();
         channels_[pc].advance(now, done);
+        queued_ -= done.size() - before;
         schedule(pc);
         if (touched) touched->push_back(pc);
+    }
+}
+
+void HbmSystem::skip_idle_refreshes(uint64_t now) {
+    for (size_t pc = 0; pc < channels_.size(); ++pc) {
+        channels_[pc].skip_idle_refreshes(now);
+        schedule(pc);
     }
 }
 

@@ -43,6 +43,11 @@ class HbmSystem {
     void advance(uint64_t now,
                  std::vector<Completion>& done,
                  std::vector<size_t>* touched = nullptr);
+    /// Requests queued in controllers (accepted, not yet fully issued).
+    uint64_t queued() const { return queued_; }
+    /// After idle time: books refreshes that fell due before now on every idle pseudo-channel
+    /// (see PseudoChannel::skip_idle_refreshes).
+    void skip_idle_refreshes(uint64_t now);
     /// Closes time-weighted stats at the end of a run.
     void finish(uint64_t now);
 
@@ -65,6 +70,7 @@ class HbmSystem {
     using Slot = std::pair<uint64_t, size_t>;
     std::priority_queue<Slot, std::vector<Slot>, std::greater<>> heap_;
     uint32_t granule_bytes_ = 0;
+    uint64_t queued_ = 0;
 };
 
 }  // namespace sim::hbm

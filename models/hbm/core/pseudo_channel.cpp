@@ -20,6 +20,22 @@ PseudoChannel::PseudoChannel(const DramTiming& t,
     writes_.reserve(params.write_queue);
 }
 
+void PseudoChannel::skip_idle_refreshes(uint64_t now) {
+    if (queued() != 0 || refresh_due_ > now) return;
+    const uint64_t refi = timing_.timing().refi;
+    const uint64_t missed = (now - refresh_due_) / refi + 1;
+    const uint64_t last = refresh_due_ + (missed - 1) * refi;
+    for (uint32_t b = 0; b < shape_.banks(); ++b) {
+        if (timing_.open_row(b) != BankTiming::kClosed) ++counters_.precharges;
+    }
+    timing_.idle_refresh(last);
+    counters_.refreshes += missed;
+    counters_.refresh_cycles += missed * timing_.timing().rfc;
+    account_queue(now);
+    refresh_due_ = last + refi;
+    next_event_ = refresh_due_;
+}
+
 bool PseudoChannel::can_accept(bool write) const {
     return write ? writes_.size() < params_.write_queue : reads_.size() < params_.read_queue;
 }

@@ -68,6 +68,9 @@ class PseudoChannel {
     void advance(uint64_t now, std::vector<Completion>& done);
 
     size_t queued() const { return reads_.size() + writes_.size(); }
+    /// For an idle pseudo-channel whose refreshes fell due before now: books them as done on
+    /// time (rows closed, the last one's tRFC lock kept) instead of issuing them late.
+    void skip_idle_refreshes(uint64_t now);
     const ChannelCounters& counters() const { return counters_; }
     const BankTiming& timing() const { return timing_; }
     /// Closes the queue-occupancy integral at the end of a run.
