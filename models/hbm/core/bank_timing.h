@@ -5,6 +5,7 @@
 // may legally go. Pure C++, O(1) per query, no per-cycle work (Ramulator-style probes test it).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -32,6 +33,14 @@ class BankTiming {
     void idle_refresh(uint64_t at);
 
     int64_t open_row(uint32_t bank) const { return banks_[bank].open_row; }
+    /// earliest(WR or RD, bank), inline for the scheduler's hot loop.
+    uint64_t earliest_column(bool write, uint32_t bank) const {
+        const Bank& b = banks_[bank];
+        const Group& g = groups_[bank / banks_per_group_];
+        const uint64_t own =
+            write ? std::max(b.next_wr, g.next_wr) : std::max(b.next_rd, g.next_rd);
+        return std::max(own, write ? next_wr_ : next_rd_);
+    }
     bool all_closed() const;
     /// Cycle the data of a RD (or WR) issued at now has fully moved.
     uint64_t read_done(uint64_t now) const { return now + t_.cl + t_.burst; }

@@ -2,6 +2,7 @@
 #include "models/hbm/core/pseudo_channel.h"
 
 #include <algorithm>
+#include <array>
 
 #include "sim/core/error.h"
 
@@ -105,6 +106,10 @@ bool PseudoChannel::issue_column(std::vector<Entry>& q,
     // next is the exact cycle of the next legal column command, not merely now + 1.
     size_t issued = q.size();
     bool need_row = false;
+    // earliest() per bank, computed once per scan (entries share banks); an issue changes
+    // every bank's column timing, so it clears the cache.
+    std::array<uint64_t, 64> cas_at;
+    uint64_t cached = 0;
     for (size_t i = 0; i < q.size(); ++i) {
         Entry& e = q[i];
         if (e.ready_at > now) {
@@ -115,13 +120,18 @@ bool PseudoChannel::issue_column(std::vector<Entry>& q,
             need_row = true;
             continue;
         }
-        const Command cas = e.req.write ? Command::WR : Command::RD;
-        const uint64_t at = timing_.earliest(cas, e.bank);
+        const uint64_t bit = uint64_t{1} << e.bank;
+        if (!(cached & bit)) {
+            cas_at[e.bank] = timing_.earliest_column(e.req.write, e.bank);
+            cached |= bit;
+        }
+        const uint64_t at = cas_at[e.bank];
         if (at > now || issued != q.size()) {
             next = std::min(next, std::max(at, now + 1));
             continue;
         }
-        timing_.issue(cas, e.bank, now);
+        timing_.issue(e.req.write ? Command::WR : Command::RD, e.bank, now);
+        cached = 0;
         issued = i;
         if (!e.started) {
             e.started = true;
@@ -133,7 +143,7 @@ bool PseudoChannel::issue_column(std::vector<Entry>& q,
                 ++counters_.row_hits;
         }
         ++(e.req.write ? counters_.write_bursts : counters_.read_bursts);
-        if (e.bursts_left > 1) next = std::min(next, timing_.earliest(cas, e.bank));
+        if (e.bursts_left > 1) next = std::min(next, timing_.earliest_column(e.req.write, e.bank));
     }
     if (issued != q.size()) {
         Entry& e = q[issued];

@@ -42,7 +42,8 @@ TrafficResult run(const HbmParams& p, TrafficParams tp) {
 
 TEST(HbmTraffic, EveryRequestCompletesOnceAndBytesAreConserved) {
     const HbmParams p = preset("h100");
-    for (Pattern pattern : {Pattern::Stream, Pattern::Read2Write1, Pattern::Random}) {
+    for (Pattern pattern : {Pattern::Stream, Pattern::WriteStream, Pattern::Read2Write1,
+                            Pattern::Copy, Pattern::Random, Pattern::Strided}) {
         TrafficParams tp;
         tp.pattern = pattern;
         tp.bytes = 4 << 20;
