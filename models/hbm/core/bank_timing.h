@@ -33,6 +33,8 @@ class BankTiming {
     void idle_refresh(uint64_t at);
 
     int64_t open_row(uint32_t bank) const { return banks_[bank].open_row; }
+    /// The earliest any RD (or WR) may go on this pseudo-channel: a lower bound for every bank.
+    uint64_t earliest_any_column(bool write) const { return write ? next_wr_ : next_rd_; }
     /// earliest(WR or RD, bank), inline for the scheduler's hot loop.
     uint64_t earliest_column(bool write, uint32_t bank) const {
         const Bank& b = banks_[bank];

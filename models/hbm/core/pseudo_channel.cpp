@@ -102,8 +102,8 @@ bool PseudoChannel::issue_column(std::vector<Entry>& q,
                                  uint64_t now,
                                  std::vector<Completion>& done,
                                  uint64_t& next) {
-    // One pass: issue the oldest ready row hit, and keep scanning (without issuing) so that
-    // next is the exact cycle of the next legal column command, not merely now + 1.
+    // One pass: issue the oldest ready row hit; entries scanned without a legal command leave
+    // the cycle they could go in next.
     size_t issued = q.size();
     bool need_row = false;
     // earliest() per bank, computed once per scan (entries share banks); an issue changes
@@ -126,7 +126,7 @@ bool PseudoChannel::issue_column(std::vector<Entry>& q,
             cached |= bit;
         }
         const uint64_t at = cas_at[e.bank];
-        if (at > now || issued != q.size()) {
+        if (at > now) {
             next = std::min(next, std::max(at, now + 1));
             continue;
         }
@@ -143,7 +143,15 @@ bool PseudoChannel::issue_column(std::vector<Entry>& q,
                 ++counters_.row_hits;
         }
         ++(e.req.write ? counters_.write_bursts : counters_.read_bursts);
-        if (e.bursts_left > 1) next = std::min(next, timing_.earliest_column(e.req.write, e.bank));
+        // No column command of any bank can go before the pseudo-channel's next column slot:
+        // wake then and look again. The rest of the queue only needs checking for row work.
+        next = std::min(next, std::max(timing_.earliest_any_column(e.req.write), now + 1));
+        for (size_t j = i + 1; j < q.size() && !need_row; ++j) {
+            const Entry& r = q[j];
+            need_row =
+                r.ready_at <= now && timing_.open_row(r.bank) != static_cast<int64_t>(r.req.at.row);
+        }
+        break;
     }
     if (issued != q.size()) {
         Entry& e = q[issued];
