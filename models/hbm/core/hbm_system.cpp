@@ -57,20 +57,11 @@ void HbmSystem::schedule(size_t pc) {
     }
 }
 
-size_t HbmSystem::pseudo_channel_of(uint64_t addr) const {
-    const AddressParts at = mapping_.decode(addr);
-    return (size_t{at.stack} * config_.channels_per_stack + at.channel) *
-               config_.pseudo_channels_per_channel +
-           at.pseudo_channel;
-}
-
-bool HbmSystem::try_enqueue(uint64_t id, uint64_t addr, bool write, uint32_t bytes, uint64_t now) {
+bool HbmSystem::try_enqueue(
+    uint64_t id, const AddressParts& at, bool write, uint32_t bytes, uint64_t now) {
     SIM_ASSERT(bytes % config_.shape.access_bytes == 0 && bytes <= granule_bytes_,
                "request of " << bytes << " B does not fit one interleave granule");
-    const AddressParts at = mapping_.decode(addr);
-    const size_t pc = (size_t{at.stack} * config_.channels_per_stack + at.channel) *
-                          config_.pseudo_channels_per_channel +
-                      at.pseudo_channel;
+    const size_t pc = pseudo_channel_of(at);
     PseudoChannel& ch = channels_[pc];
     if (!ch.can_accept(write)) return false;
     MemRequest r;

@@ -33,9 +33,20 @@ class HbmSystem {
 
     /// Queues a request of bytes (a multiple of the access size, within one interleave
     /// granule) at cycle now. Returns false (nothing queued) when its queue is full.
-    bool try_enqueue(uint64_t id, uint64_t addr, bool write, uint32_t bytes, uint64_t now);
+    bool try_enqueue(uint64_t id, uint64_t addr, bool write, uint32_t bytes, uint64_t now) {
+        return try_enqueue(id, mapping_.decode(addr), write, bytes, now);
+    }
+    /// The same for an address already decoded (callers that also need its pseudo-channel).
+    bool try_enqueue(uint64_t id, const AddressParts& at, bool write, uint32_t bytes, uint64_t now);
     /// The pseudo-channel an address maps to.
-    size_t pseudo_channel_of(uint64_t addr) const;
+    size_t pseudo_channel_of(uint64_t addr) const {
+        return pseudo_channel_of(mapping_.decode(addr));
+    }
+    size_t pseudo_channel_of(const AddressParts& at) const {
+        return (size_t{at.stack} * config_.channels_per_stack + at.channel) *
+                   config_.pseudo_channels_per_channel +
+               at.pseudo_channel;
+    }
     /// The earliest cycle any pseudo-channel has work; kNever when all are idle for good.
     uint64_t next_event();
     /// Advances every pseudo-channel whose event is due at now; their indices are appended to

@@ -137,7 +137,8 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
     // Requests a full controller queue refused wait in front of their own pseudo-channel (a
     // crossbar buffer per channel), so one busy or refreshing channel does not stall the rest.
     struct Waiting {
-        uint64_t id, addr;
+        uint64_t id;
+        AddressParts at;
         bool write;
     };
     std::vector<std::deque<Waiting>> waiting(system.pseudo_channel_count());
@@ -160,7 +161,7 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
         }
         for (size_t pc : touched) {
             auto& w = waiting[pc];
-            while (!w.empty() && system.try_enqueue(w.front().id, w.front().addr, w.front().write,
+            while (!w.empty() && system.try_enqueue(w.front().id, w.front().at, w.front().write,
                                                     params.request_bytes, now)) {
                 w.pop_front();
             }
@@ -169,11 +170,12 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             uint64_t addr = 0;
             bool write = false;
             stream.next(issued, addr, write);
-            const size_t pc = system.pseudo_channel_of(addr);
+            const AddressParts at = system.mapping().decode(addr);
+            const size_t pc = system.pseudo_channel_of(at);
             if (!waiting[pc].empty() ||
-                !system.try_enqueue(issued, addr, write, params.request_bytes, now)) {
+                !system.try_enqueue(issued, at, write, params.request_bytes, now)) {
                 ++result.stalled_enqueues;
-                waiting[pc].push_back({issued, addr, write});
+                waiting[pc].push_back({issued, at, write});
             }
             ++issued;
             ++outstanding;
