@@ -5,6 +5,11 @@
 
 namespace sim::analytic {
 
+namespace {
+// sc_time and TimePs are 64-bit picoseconds; keep a margin below the wrap.
+constexpr uint64_t kLatestPs = uint64_t{1} << 62;
+}  // namespace
+
 AnalyticModel::Stats::Stats(StatGroup& g)
     : compute_bound(g.add_counter("compute_bound_ops", "count", "ops limited by peak FLOP/s")),
       memory_bound(g.add_counter("memory_bound_ops", "count", "ops limited by HBM bandwidth")),
@@ -20,8 +25,15 @@ AnalyticModel::Stats::Stats(StatGroup& g)
 
 AnalyticModel::AnalyticModel(const hw::HardwareParams& hw,
                              StatGroup& stats,
-                             std::shared_ptr<spdlog::logger> log)
-    : hw_(hw), log_(std::move(log)), core_(hw_), stats_(stats) {}
+                             std::shared_ptr<spdlog::logger> log,
+                             EngineSet& engines)
+    : hw_(hw),
+      log_(std::move(log)),
+      core_(hw_),
+      compute_engine_(engines.get("kernel")),
+      link_engine_(engines.get("link")),
+      copy_engine_(engines.get("copy")),
+      stats_(stats) {}
 
 bool AnalyticModel::supports(const Op& op) const {
     return why_unsupported(op).empty();
@@ -41,9 +53,20 @@ Timeline& AnalyticModel::engine_for(ComputeUnit unit) {
 
 OpResult AnalyticModel::execute(const Op& op) {
     const OpCost cost = cost_of(op);
-    const RooflineTiming timing = core_.time(cost);
+    RooflineTiming timing;
+    try {
+        timing = core_.time(cost);
+    } catch (const std::range_error& e) {
+        throw ConfigError(op.where, "kind", "operator '" + op.name + "': " + e.what());
+    }
     const TimePs now{sc_core::sc_time_stamp().value()};
     Timeline& engine = engine_for(cost.unit);
+    if (timing.duration.value() > kLatestPs ||
+        engine.free_at().value() > kLatestPs - timing.duration.value() ||
+        now.value() > kLatestPs - timing.duration.value()) {
+        throw ConfigError(op.where, "kind",
+                          "operator '" + op.name + "' would end beyond the simulator's time range");
+    }
     const TimePs start = engine.reserve(now, timing.duration);
     const TimePs end = start + timing.duration;
     SPDLOG_LOGGER_DEBUG(log_, "{} ({}): {} bound, {:.3f} us from {:.3f} us", op.name,

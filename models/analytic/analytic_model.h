@@ -9,8 +9,8 @@
 #include <memory>
 
 #include "models/analytic/core/roofline.h"
-#include "models/analytic/core/timeline.h"
 #include "models/hw/hw_params.h"
+#include "sim/core/timeline.h"
 #include "sim/registry/op_model.h"
 #include "sim/stats/group.h"
 
@@ -24,7 +24,8 @@ class AnalyticModel final : public OpModel {
   public:
     AnalyticModel(const hw::HardwareParams& hw,
                   StatGroup& stats,
-                  std::shared_ptr<spdlog::logger> log);
+                  std::shared_ptr<spdlog::logger> log,
+                  EngineSet& engines);
 
     bool supports(const Op& op) const override;
     std::string why_unsupported(const Op& op) const override;
@@ -36,9 +37,9 @@ class AnalyticModel final : public OpModel {
     const hw::HardwareParams hw_;
     std::shared_ptr<spdlog::logger> log_;
     RooflineCore core_;
-    Timeline compute_engine_;
-    Timeline link_engine_;
-    Timeline copy_engine_;
+    Timeline& compute_engine_;
+    Timeline& link_engine_;
+    Timeline& copy_engine_;
 
     struct Stats {
         explicit Stats(StatGroup& g);

@@ -18,7 +18,8 @@ void register_analytic(Registry& r) {
                  "gpu", Fidelity::Analytic, all_op_kinds(),
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
                      return std::make_unique<AnalyticModel>(hw::HardwareParams::from_config(ctx.hw),
-                                                            ctx.stats, ctx.logging.get("analytic"));
+                                                            ctx.stats, ctx.logging.get("analytic"),
+                                                            ctx.engines);
                  }});
 }
 

@@ -3,6 +3,7 @@
 // and reports bandwidth, loaded latency, row-buffer behaviour, refresh share and energy.
 #include <boost/program_options.hpp>
 
+#include <charconv>
 #include <iostream>
 
 #include "models/hbm/core/traffic.h"
@@ -20,7 +21,21 @@ namespace po = boost::program_options;
 namespace {
 
 ConfigError option_error(const std::string& option, const std::string& message) {
-    return ConfigError({option, 0, 0}, option, message);
+    return ConfigError({option, 0, 0}, "", message);
+}
+
+// Boost.ProgramOptions wraps "-1" into a huge unsigned value; read counts as text instead.
+uint64_t count_option(const std::string& option,
+                      const std::string& text,
+                      uint64_t least,
+                      uint64_t most) {
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || v < least || v > most) {
+        throw option_error(option, "'" + text + "' is not a whole number from " +
+                                       std::to_string(least) + " to " + std::to_string(most));
+    }
+    return v;
 }
 
 uint64_t size_option(const std::string& option, const std::string& text) {
@@ -34,10 +49,9 @@ uint64_t size_option(const std::string& option, const std::string& text) {
 }  // namespace
 
 int run_hbm_command(const Registry& registry, const std::vector<std::string>& args) {
-    std::string hw_file, pattern = "stream", bytes_text = "1GiB", offered_text,
-                         stride_text = "4KiB", out_dir;
+    std::string hw_file, pattern, bytes_text, offered_text, stride_text, out_dir, request_text,
+        outstanding_text, seed_text;
     std::vector<std::string> overrides;
-    TrafficParams tp;
     po::options_description opts("wallsim hbm options");
     opts.add_options()("help,h", "show this help")("hw", po::value(&hw_file)->required(),
                                                    "hardware config")(
@@ -46,13 +60,13 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
         "pattern", po::value(&pattern)->default_value("stream"),
         "stream, write_stream, read2_write1, copy, random or strided")(
         "bytes", po::value(&bytes_text)->default_value("1GiB"), "total bytes requested")(
-        "request-bytes", po::value(&tp.request_bytes)->default_value(64), "bytes per request")(
-        "outstanding", po::value(&tp.outstanding)->default_value(8192),
+        "request-bytes", po::value(&request_text)->default_value("64"), "bytes per request")(
+        "outstanding", po::value(&outstanding_text)->default_value("8192"),
         "requests in flight at most")(
         "offered", po::value(&offered_text),
         "offered bandwidth (e.g. 1TB/s); default: as fast as accepted")(
         "stride", po::value(&stride_text)->default_value("4KiB"),
-        "bytes between requests (strided)")("seed", po::value(&tp.seed)->default_value(1),
+        "bytes between requests (strided)")("seed", po::value(&seed_text)->default_value("1"),
                                             "seed of the random pattern")(
         "out", po::value(&out_dir), "write stats.json, stats.txt and resolved_config.yaml here");
     for (const auto& a : args) {
@@ -65,6 +79,7 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
     po::store(po::command_line_parser(args).options(opts).run(), vm);
     po::notify(vm);
 
+    TrafficParams tp;
     try {
         tp.pattern = parse_pattern(pattern);
     } catch (const std::invalid_argument& e) {
@@ -72,34 +87,57 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
     }
     tp.bytes = size_option("--bytes", bytes_text);
     tp.stride = size_option("--stride", stride_text);
+    tp.request_bytes =
+        static_cast<uint32_t>(count_option("--request-bytes", request_text, 1, 1 << 20));
+    tp.outstanding =
+        static_cast<uint32_t>(count_option("--outstanding", outstanding_text, 1, 1 << 24));
+    tp.seed = count_option("--seed", seed_text, 0, UINT64_MAX);
     if (!offered_text.empty()) {
         try {
             tp.offered_bandwidth = parse_quantity(offered_text, Dimension::Bandwidth);
         } catch (const std::invalid_argument& e) {
             throw option_error("--offered", e.what());
         }
-        if (!(tp.offered_bandwidth > 0)) throw option_error("--offered", "must be greater than 0");
+        // Below 1 MB/s a run would spend its time simulating refresh of an idle memory.
+        if (!(tp.offered_bandwidth >= 1e6 && tp.offered_bandwidth <= 1e15)) {
+            throw option_error("--offered", "must be between 1MB/s and 1000TB/s");
+        }
     }
 
     StatGroup stats(nullptr, "");
     Logging logging(spdlog::level::warn, [] { return TimePs{0}; });
     const HardwareSetup setup(registry, hw_file, overrides, stats, logging, tp.seed);
     const HbmParams params = HbmParams::from_config(setup.root());
+    HbmSystem system(params.core);
+    const uint32_t access = params.core.shape.access_bytes;
+    if (tp.request_bytes % access != 0 || tp.request_bytes > system.max_request_bytes()) {
+        throw option_error("--request-bytes", "must be a multiple of the " +
+                                                  std::to_string(access) +
+                                                  " B access granularity and at most " +
+                                                  std::to_string(system.max_request_bytes()) +
+                                                  " B (what the mapping keeps in one row)");
+    }
+    if (tp.bytes < tp.request_bytes || tp.bytes % tp.request_bytes != 0 ||
+        tp.bytes > (uint64_t{1} << 50)) {
+        throw option_error("--bytes",
+                           "must be a whole number of requests (--request-bytes), at most 1PiB");
+    }
+    if (tp.pattern == Pattern::Strided && (tp.stride == 0 || tp.stride % tp.request_bytes != 0 ||
+                                           tp.stride > system.mapping().capacity())) {
+        throw option_error("--stride",
+                           "must be a positive multiple of --request-bytes, at most the capacity");
+    }
     std::unique_ptr<OutputDir> out;
     if (!out_dir.empty()) out = std::make_unique<OutputDir>(out_dir);
 
-    HbmSystem system(params.core);
-    TrafficResult result;
-    try {
-        result = run_traffic(system, tp);
-    } catch (const std::invalid_argument& e) {
-        throw option_error("--request-bytes", e.what());
-    }
+    const TrafficResult result = run_traffic(system, tp);
     StatGroup& hbm = stats.add_group("hbm_run");
     publish_hbm_run(hbm, params, system, result);
 
     const auto value = [&](const std::string& path) {
-        return static_cast<const Scalar*>(hbm.find(path))->value();
+        const auto* stat = dynamic_cast<const Scalar*>(hbm.find(path));
+        SIM_ASSERT(stat != nullptr, "no scalar stat hbm_run." << path);
+        return stat->value();
     };
     std::printf("%s, %s, %s over %zu pseudo-channels\n", setup.name().c_str(),
                 params.generation.c_str(), to_string(tp.pattern).c_str(),

@@ -19,8 +19,12 @@ HbmOpModel::Stats::Stats(StatGroup& g)
           "bandwidth_utilisation", "ratio", "achieved / peak HBM bandwidth per op")),
       read_latency(g.add_distribution("read_latency_mean", "ns", "mean read latency per op")) {}
 
-HbmOpModel::HbmOpModel(const HbmParams& params, StatGroup& stats)
-    : params_(params), granule_bytes_(HbmSystem(params.core).max_request_bytes()), stats_(stats) {}
+HbmOpModel::HbmOpModel(const HbmParams& params, StatGroup& stats, EngineSet& engines, uint64_t seed)
+    : params_(params),
+      granule_bytes_(HbmSystem(params.core).max_request_bytes()),
+      engine_(engines.get("kernel")),
+      seed_(seed),
+      stats_(stats) {}
 
 TrafficParams HbmOpModel::traffic_of(const Op& op) const {
     TrafficParams tp;
@@ -30,7 +34,8 @@ TrafficParams HbmOpModel::traffic_of(const Op& op) const {
         tp.request_bytes = static_cast<uint32_t>(d->request_bytes);
         tp.outstanding = static_cast<uint32_t>(d->outstanding);
         tp.stride = d->stride;
-        tp.seed = d->seed;
+        // The run's --seed and the op's own seed together pick the random addresses.
+        tp.seed = d->seed * 0x9E3779B97F4A7C15ULL ^ seed_;
     } else if (const auto* m = std::get_if<MemcpyParams>(&op.params)) {
         tp.pattern = Pattern::Copy;
         tp.bytes = 2 * m->bytes;  // every byte is read once and written once

@@ -2,12 +2,12 @@
 // The cycle-level HBM model as an operator model: `dram_traffic` operators and device-to-device
 // `memcpy` run their requests through every pseudo-channel of the stack model, and the op takes
 // the simulated time the last data beat needs. Each op starts from an idle memory system (rows
-// closed, refresh phases reset); ops on the memory system run one at a time.
+// closed, refresh phases reset); it occupies the device's kernel engine, shared with kernels.
 #pragma once
 
-#include "models/analytic/core/timeline.h"
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
+#include "sim/core/timeline.h"
 #include "sim/registry/op_model.h"
 #include "sim/stats/group.h"
 
@@ -15,7 +15,9 @@ namespace sim::hbm {
 
 class HbmOpModel final : public OpModel {
   public:
-    HbmOpModel(const HbmParams& params, StatGroup& stats);
+    /// Memory-system ops occupy the device's "kernel" engine, which kernels share: HBM
+    /// bandwidth is never booked twice.
+    HbmOpModel(const HbmParams& params, StatGroup& stats, EngineSet& engines, uint64_t seed);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
     std::string why_unsupported(const Op& op) const override;
@@ -26,7 +28,8 @@ class HbmOpModel final : public OpModel {
 
     HbmParams params_;
     uint32_t granule_bytes_;
-    analytic::Timeline engine_;
+    Timeline& engine_;
+    uint64_t seed_;
     struct Stats {
         explicit Stats(StatGroup& g);
         Counter& ops;

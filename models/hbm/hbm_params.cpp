@@ -10,6 +10,7 @@ namespace {
 
 // A timing in memory clocks: "14ns" converts (rounded up), a plain integer is already nCK.
 bool get_cycles(const ConfigNode& n, const std::string& key, uint64_t clock_hz, uint32_t& out) {
+    constexpr double kMostCycles = 1e9;  // ~1 s at 1 GHz: far beyond any DRAM timing
     std::string text;
     if (!n.get(key, text)) return false;
     if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
@@ -17,12 +18,15 @@ bool get_cycles(const ConfigNode& n, const std::string& key, uint64_t clock_hz, 
         })) {
         uint64_t v = 0;
         n.get(key, v);
+        if (v > kMostCycles) n.fail(key, "= " + text + " cycles is beyond any DRAM timing");
         out = static_cast<uint32_t>(v);
         return true;
     }
     double seconds = 0;
     n.get_quantity(key, Dimension::Time, seconds);
-    out = static_cast<uint32_t>(std::ceil(seconds * static_cast<double>(clock_hz) - 1e-6));
+    const double cycles = std::ceil(seconds * static_cast<double>(clock_hz) - 1e-6);
+    if (!(cycles <= kMostCycles)) n.fail(key, "= " + text + " is beyond any DRAM timing");
+    out = static_cast<uint32_t>(std::max(cycles, 0.0));
     return true;
 }
 
@@ -68,18 +72,24 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     uint32_t burst_length = 0, beats_per_clock = 0;
     org.require("burst_length", burst_length);
     org.require("beats_per_clock", beats_per_clock);
-    if (c.stacks == 0) hbm.fail("stacks", "must be at least 1");
-    for (const char* k : {"channels_per_stack", "pseudo_channels_per_channel", "bank_groups",
-                          "banks_per_group", "burst_length", "beats_per_clock"}) {
+    if (c.stacks == 0 || c.stacks > 64) hbm.fail("stacks", "must be between 1 and 64");
+    // Bounds keep every product below in range (and the model's 64-bank masks valid).
+    const std::pair<const char*, uint64_t> limits[] = {
+        {"channels_per_stack", 64}, {"pseudo_channels_per_channel", 8},
+        {"bank_groups", 64},        {"banks_per_group", 64},
+        {"burst_length", 64},       {"beats_per_clock", 16}};
+    for (const auto& [k, most] : limits) {
         uint64_t v = 0;
         org.get(k, v);
-        if (v == 0) org.fail(k, "must be at least 1");
+        if (v == 0 || v > most) org.fail(k, "must be between 1 and " + std::to_string(most));
     }
+    if (c.shape.rows > (uint64_t{1} << 32)) org.fail("rows_per_bank", "must be at most 4294967296");
+
     if (c.shape.rows == 0) org.fail("rows_per_bank", "must be at least 1");
     if (c.shape.banks() > 64)
         org.fail("banks_per_group", "at most 64 banks per pseudo-channel are modelled");
     const uint32_t pcs = c.channels_per_stack * c.pseudo_channels_per_channel;
-    if (bus_width % pcs != 0) {
+    if (bus_width == 0 || bus_width % pcs != 0) {
         hbm.fail("bus_width_bits", std::to_string(bus_width) + " bits do not split evenly over " +
                                        std::to_string(pcs) + " pseudo-channels");
     }
@@ -89,12 +99,15 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     c.shape.access_bytes = pc_width * burst_length / 8;
     if (burst_length % beats_per_clock != 0)
         org.fail("beats_per_clock", "must divide burst_length");
-    if (row_bytes % c.shape.access_bytes != 0 || row_bytes == 0) {
+    if (c.shape.access_bytes == 0) org.fail("burst_length", "a burst must move at least one byte");
+    if (row_bytes % c.shape.access_bytes != 0 || row_bytes == 0 ||
+        row_bytes > (uint64_t{1} << 30)) {
         org.fail("row_bytes",
                  "must be a multiple of the " + std::to_string(c.shape.access_bytes) + " B burst");
     }
     c.shape.columns = static_cast<uint32_t>(row_bytes / c.shape.access_bytes);
-    if (!(pin_rate > 0)) hbm.fail("pin_rate", "must be greater than 0");
+    if (!(pin_rate > 0) || pin_rate > 1e12)
+        hbm.fail("pin_rate", "must be greater than 0 and at most 1000Gbps");
     const double clock = pin_rate / beats_per_clock;
     c.clock_hz = static_cast<uint64_t>(std::llround(clock));
     if (c.clock_hz == 0) hbm.fail("pin_rate", "gives a memory clock of 0 Hz");

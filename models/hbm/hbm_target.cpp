@@ -70,7 +70,14 @@ tlm::tlm_sync_enum HbmTarget::nb_transport_fw(tlm::tlm_generic_payload& trans,
         trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
         return tlm::TLM_COMPLETED;
     }
-    if (trans.get_address() + len > system_.mapping().capacity()) {
+    const uint64_t addr = trans.get_address();
+    if (addr >= system_.mapping().capacity() || len > system_.mapping().capacity() - addr) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return tlm::TLM_COMPLETED;
+    }
+    if (addr % params_.core.shape.access_bytes != 0 ||
+        addr % granule_bytes_ + len > granule_bytes_) {
+        // A request must start on a burst and stay within one row of one pseudo-channel.
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return tlm::TLM_COMPLETED;
     }

@@ -32,7 +32,8 @@ void register_hbm(Registry& r) {
                  Fidelity::Cycle,
                  {OpKind::DramTraffic, OpKind::Memcpy},
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-                     return std::make_unique<HbmOpModel>(HbmParams::from_config(ctx.hw), ctx.stats);
+                     return std::make_unique<HbmOpModel>(HbmParams::from_config(ctx.hw), ctx.stats,
+                                                         ctx.engines, ctx.seed);
                  }});
     r.add_command({"hbm", "drive the cycle-level HBM model with a traffic pattern (--help)",
                    run_hbm_command});

@@ -17,8 +17,8 @@ void read_clocks(const ConfigNode& clocks, HardwareParams& p) {
     for (const std::string& name : clocks.keys()) {
         double hz = 0;
         clocks.get_quantity(name, Dimension::Frequency, hz);
-        if (hz < 1.0 || hz != std::floor(hz)) {
-            clocks.fail(name, "must be a positive whole number of hertz");
+        if (hz < 1.0 || hz != std::floor(hz) || hz > 1e13) {
+            clocks.fail(name, "must be a positive whole number of hertz, at most 10 THz");
         }
         p.clocks_hz[name] = static_cast<uint64_t>(hz);
     }

@@ -19,9 +19,33 @@ struct LoadedTree {
     std::vector<std::pair<std::string, std::string>> sources;  // (key path, file)
 };
 
+// yaml-cpp keeps both copies of a repeated key and lookups see the first; a repeated key is
+// almost always a mistake, so it is an error (with the position of the second one).
+void reject_duplicate_keys(const YAML::Node& node, const std::string& label, int depth = 0) {
+    if (depth > 256) return;  // yaml-cpp's own depth guard fires long before this
+    if (node.IsMap()) {
+        std::set<std::string> seen;
+        for (const auto& kv : node) {
+            const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+            if (kv.first.IsScalar() && !seen.insert(key).second) {
+                const YAML::Mark m = kv.first.Mark();
+                throw ConfigError(
+                    {label, m.is_null() ? 0 : m.line + 1, m.is_null() ? 0 : m.column + 1}, key,
+                    "duplicate key; each key may appear once in a map");
+            }
+            reject_duplicate_keys(kv.second, label, depth + 1);
+        }
+    } else if (node.IsSequence()) {
+        for (const auto& item : node)
+            reject_duplicate_keys(item, label, depth + 1);
+    }
+}
+
 YAML::Node parse_yaml(const std::string& text, const std::string& label) {
     try {
-        return YAML::Load(text);
+        YAML::Node root = YAML::Load(text);
+        reject_duplicate_keys(root, label);
+        return root;
     } catch (const YAML::Exception& e) {
         SourceLocation where{label, e.mark.is_null() ? 0 : e.mark.line + 1,
                              e.mark.is_null() ? 0 : e.mark.column + 1};

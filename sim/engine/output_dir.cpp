@@ -22,10 +22,10 @@ bool replaceable(const fs::path& dir) {
 
 OutputDir::OutputDir(const std::string& final_dir)
     : final_(fs::path(final_dir).lexically_normal()) {
-    if (final_dir.empty()) throw ConfigError({"--out", 0, 0}, "--out", "must name a directory");
+    if (final_dir.empty()) throw ConfigError({"--out", 0, 0}, "", "must name a directory");
     if (final_.filename().empty()) final_ = final_.parent_path();
     if (!replaceable(final_)) {
-        throw ConfigError({"--out", 0, 0}, "--out",
+        throw ConfigError({"--out", 0, 0}, "",
                           "'" + final_dir +
                               "' exists and is not an earlier wallsim output; "
                               "refusing to overwrite it (choose another directory)");
@@ -34,13 +34,13 @@ OutputDir::OutputDir(const std::string& final_dir)
     const fs::path parent = final_.has_parent_path() ? final_.parent_path() : fs::path(".");
     fs::create_directories(parent, ec);
     if (ec)
-        throw ConfigError({"--out", 0, 0}, "--out",
+        throw ConfigError({"--out", 0, 0}, "",
                           "cannot create '" + parent.string() + "': " + ec.message());
     staging_ = parent / ("." + final_.filename().string() + ".tmp-" + std::to_string(::getpid()));
     fs::remove_all(staging_, ec);
     fs::create_directory(staging_, ec);
     if (ec) {
-        throw ConfigError({"--out", 0, 0}, "--out",
+        throw ConfigError({"--out", 0, 0}, "",
                           "cannot create '" + staging_.string() + "': " + ec.message());
     }
     write(kMarker, "This directory was written by wallsim and may be replaced by a later run.\n");
@@ -57,7 +57,7 @@ void OutputDir::write(const std::string& name, const std::string& text) const {
     std::ofstream out(file(name), std::ios::binary);
     out << text;
     out.close();
-    if (!out) throw ConfigError({"--out", 0, 0}, "--out", "cannot write " + file(name).string());
+    if (!out) throw ConfigError({"--out", 0, 0}, "", "cannot write " + file(name).string());
 }
 
 void OutputDir::commit() {
@@ -68,12 +68,12 @@ void OutputDir::commit() {
               ("." + final_.filename().string() + ".old-" + std::to_string(::getpid()));
         fs::rename(final_, old, ec);
         if (ec)
-            throw ConfigError({"--out", 0, 0}, "--out",
+            throw ConfigError({"--out", 0, 0}, "",
                               "cannot replace '" + final_.string() + "': " + ec.message());
     }
     fs::rename(staging_, final_, ec);
     if (ec)
-        throw ConfigError({"--out", 0, 0}, "--out",
+        throw ConfigError({"--out", 0, 0}, "",
                           "cannot create '" + final_.string() + "': " + ec.message());
     committed_ = true;
     if (!old.empty()) fs::remove_all(old, ec);

@@ -134,7 +134,7 @@ HardwareSetup::HardwareSetup(const Registry& registry,
     StatGroup& model_stats = stats_root.add_group("models");
     for (const ModelEntry* entry : registry.models_for(device_)) {
         StatGroup& g = model_stats.add_group(model_group_name(entry->name));
-        models_.emplace_back(entry, entry->factory(ModelContext{root, g, logging, seed}));
+        models_.emplace_back(entry, entry->factory(ModelContext{root, g, logging, seed, engines_}));
     }
     root.reject_unknown_keys_recursive();
 }
@@ -165,9 +165,9 @@ OpModel& HardwareSetup::choose(const Op& op, std::optional<Fidelity> requested) 
         if (std::find(warned_.begin(), warned_.end(), key) == warned_.end()) {
             warned_.push_back(key);
             logging_.get("engine")->warn(
-                "no {} model runs '{}' ops on device '{}' yet; using analytic (see ops.csv "
-                "fidelity)",
-                to_string(*requested), key, device_);
+                "no {} model runs '{}' ops on device '{}'{}; using analytic (see ops.csv fidelity)",
+                requested ? to_string(*requested) : "detailed", key, device_,
+                reason.empty() ? "" : " (" + reason + ")");
         }
         return *analytic;
     }
@@ -190,18 +190,18 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     try {
         level = Logging::parse_level(options.log_level);
     } catch (const std::invalid_argument& e) {
-        throw ConfigError({"--log-level", 0, 0}, "--log-level", e.what());
+        throw ConfigError({"--log-level", 0, 0}, "", e.what());
     }
     Logging logging(level, [] { return TimePs{sc_core::sc_time_stamp().value()}; });
     for (const std::string& spec : options.log_levels) {
         const size_t eq = spec.find('=');
         if (eq == std::string::npos || eq == 0) {
-            throw ConfigError({"--log", 0, 0}, "--log", "'" + spec + "': expected logger=level");
+            throw ConfigError({"--log", 0, 0}, "", "'" + spec + "': expected logger=level");
         }
         try {
             logging.set_level(spec.substr(0, eq), Logging::parse_level(spec.substr(eq + 1)));
         } catch (const std::invalid_argument& e) {
-            throw ConfigError({"--log", 0, 0}, "--log", e.what());
+            throw ConfigError({"--log", 0, 0}, "", e.what());
         }
     }
 
@@ -224,6 +224,7 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     });
     sc_core::sc_start();
     progress.finish();
+    driver.rethrow_if_failed();
     SIM_ASSERT(driver.finished(), "the simulation stopped with operators still waiting");
 
     publish_run_stats(stats.add_group("run"), trace, driver.results());

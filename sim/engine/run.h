@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/config/config_node.h"
+#include "sim/core/timeline.h"
 #include "sim/log/log.h"
 #include "sim/registry/registry.h"
 #include "sim/stats/group.h"
@@ -52,6 +53,7 @@ class HardwareSetup {
 
   private:
     std::shared_ptr<ConfigDocument> doc_;
+    EngineSet engines_;  // before the models that hold references into it
     std::string device_;
     std::string name_;
     Logging& logging_;

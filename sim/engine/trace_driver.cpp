@@ -36,6 +36,15 @@ TraceDriver::TraceDriver(sc_core::sc_module_name name,
 }
 
 void TraceDriver::run_stream(uint32_t stream) {
+    try {
+        play(stream);
+    } catch (...) {
+        if (!error_) error_ = std::current_exception();
+        sc_core::sc_stop();
+    }
+}
+
+void TraceDriver::play(uint32_t stream) {
     for (size_t index : stream_ops_[stream]) {
         const Op& op = trace_.ops[index];
         for (size_t dep : op.after) {

@@ -7,6 +7,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <systemc>
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -28,9 +29,15 @@ class TraceDriver : public sc_core::sc_module {
     const std::vector<OpResult>& results() const { return results_; }
     /// Whether every operator ran.
     bool finished() const { return completed_ == trace_.ops.size(); }
+    /// Rethrows the first exception a model threw inside a stream thread (SystemC would
+    /// otherwise wrap it in an sc_report and lose its type).
+    void rethrow_if_failed() const {
+        if (error_) std::rethrow_exception(error_);
+    }
 
   private:
     void run_stream(uint32_t stream);
+    void play(uint32_t stream);
 
     const Trace& trace_;
     std::vector<OpModel*> models_;
@@ -42,6 +49,7 @@ class TraceDriver : public sc_core::sc_module {
     std::vector<int64_t> event_of_;
     std::vector<std::unique_ptr<sc_core::sc_event>> events_;
     uint64_t completed_ = 0;
+    std::exception_ptr error_;
 };
 
 }  // namespace sim

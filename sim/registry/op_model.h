@@ -19,6 +19,7 @@ namespace sim {
 class ConfigNode;
 class StatGroup;
 class Logging;
+class EngineSet;
 
 enum class Fidelity {
     Analytic,  ///< Roofline: max(FLOPs / peak, bytes / bandwidth) + launch overhead
@@ -58,6 +59,7 @@ struct ModelContext {
     StatGroup& stats;      ///< the model's own stats group
     Logging& logging;      ///< named loggers with a simulated-time prefix
     uint64_t seed;         ///< the run's random seed
+    EngineSet& engines;    ///< the device\'s engines, shared by all its models
 };
 
 using ModelFactory = std::function<std::unique_ptr<OpModel>(const ModelContext&)>;

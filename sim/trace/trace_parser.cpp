@@ -15,7 +15,9 @@ namespace {
 
 constexpr uint64_t kTraceVersion = 1;
 constexpr int kMaxRepeatDepth = 8;
-constexpr uint64_t kMaxExpandedOps = 50'000'000;
+constexpr uint64_t kMaxExpandedOps = 5'000'000;
+constexpr uint32_t kMaxStreams = 1024;
+constexpr int kMaxJsonDepth = 64;
 
 // Names visible to `after:` inside a repeat body: the body's own ops (this iteration's copy)
 // first, then enclosing bodies, then the whole trace.
@@ -81,6 +83,7 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
             get_positive(n, "kernel_w", p.kernel_w);
             get_positive(n, "stride", p.stride);
             n.get("padding", p.padding);
+            if (p.padding > (uint64_t{1} << 32)) n.fail("padding", "must be at most 4294967296");
             get_positive(n, "groups", p.groups);
             if (p.kernel_h > p.height + 2 * p.padding) {
                 n.fail("kernel_h", "kernel is taller than the padded input (" +
@@ -143,6 +146,7 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
         case OpKind::Memcpy: {
             MemcpyParams p;
             p.bytes = require_positive(n, "bytes");
+            if (p.bytes > (uint64_t{1} << 56)) n.fail("bytes", "must be at most 64PiB");
             n.get_choice("direction", p.direction, {"d2d", "h2d", "d2h"});
             return p;
         }
@@ -166,8 +170,17 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
             get_positive(n, "outstanding", p.outstanding);
             get_positive(n, "stride", p.stride);
             n.get("seed", p.seed);
+            if (p.request_bytes > (uint64_t{1} << 20))
+                n.fail("request_bytes", "must be at most 1MiB");
+            if (p.outstanding > (uint64_t{1} << 24))
+                n.fail("outstanding", "must be at most 16777216");
+            if (p.stride > (uint64_t{1} << 40)) n.fail("stride", "must be at most 1TiB");
+            if (p.bytes > (uint64_t{1} << 50)) n.fail("bytes", "must be at most 1PiB");
             if (p.bytes < p.request_bytes)
                 n.fail("bytes", "must be at least one request (request_bytes)");
+            if (p.bytes % p.request_bytes != 0) {
+                n.fail("bytes", "must be a whole number of requests (request_bytes)");
+            }
             return p;
         }
         case OpKind::Custom: {
@@ -207,6 +220,11 @@ class TraceBuilder {
         const std::vector<ConfigNode> body = n.sequence("ops");
         if (body.empty()) n.fail("ops", "a repeat body must not be empty");
         n.reject_unknown_keys();
+        if (count > kMaxExpandedOps / body.size() ||
+            trace_.ops.size() + count * body.size() > kMaxExpandedOps) {
+            n.fail("repeat", "the trace would expand to more than " +
+                                 std::to_string(kMaxExpandedOps) + " operators");
+        }
         for (uint64_t i = 0; i < count; ++i) {
             NameScope inner;
             inner.parent = scope;
@@ -246,6 +264,8 @@ class TraceBuilder {
         }
 
         n.get("stream", op.stream);
+        if (op.stream >= kMaxStreams)
+            n.fail("stream", "must be below " + std::to_string(kMaxStreams));
         std::vector<std::string> after;
         n.get("after", after);
         for (const std::string& dep : after)
@@ -287,7 +307,8 @@ std::string stem_of(const std::string& label) {
 }
 
 // JSON values become YAML nodes so that one reader (ConfigNode) validates both encodings.
-YAML::Node to_yaml(const nlohmann::ordered_json& j) {
+YAML::Node to_yaml(const nlohmann::ordered_json& j, int depth = 0) {
+    if (depth > kMaxJsonDepth) throw std::invalid_argument("nested more than 64 levels deep");
     switch (j.type()) {
         case nlohmann::ordered_json::value_t::object: {
             YAML::Node m(YAML::NodeType::Map);
@@ -305,6 +326,30 @@ YAML::Node to_yaml(const nlohmann::ordered_json& j) {
         case nlohmann::ordered_json::value_t::null: return YAML::Node(YAML::NodeType::Null);
         default: return YAML::Node(j.dump());
     }
+}
+
+// Nesting depth of a JSON text, counted before parsing so that absurd nesting cannot exhaust
+// the stack of any recursive step that follows.
+int json_depth(const std::string& line) {
+    int depth = 0, most = 0;
+    bool in_string = false, escaped = false;
+    for (char c : line) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            most = std::max(most, ++depth);
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return most;
 }
 
 // nlohmann's message minus its "[json.exception...] parse error at line 1, column N: " prefix.
@@ -342,6 +387,9 @@ Trace parse_trace_jsonl(const std::string& text, const std::string& label) {
     for (std::string line; std::getline(in, line);) {
         ++line_no;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        if (json_depth(line) > kMaxJsonDepth) {
+            throw ConfigError({label, line_no, 0}, "", "JSON nested more than 64 levels deep");
+        }
         nlohmann::ordered_json j;
         try {
             j = nlohmann::ordered_json::parse(line);
@@ -352,7 +400,13 @@ Trace parse_trace_jsonl(const std::string& text, const std::string& label) {
         if (!j.is_object()) {
             throw ConfigError({label, line_no, 1}, "", "expected a JSON object on each line");
         }
-        auto doc = std::make_shared<ConfigDocument>(to_yaml(j), label, line_no);
+        YAML::Node yaml;
+        try {
+            yaml = to_yaml(j);
+        } catch (const std::invalid_argument& e) {
+            throw ConfigError({label, line_no, 0}, "", e.what());
+        }
+        auto doc = std::make_shared<ConfigDocument>(yaml, label, line_no);
         const ConfigNode node = ConfigNode::root_of(doc);
         if (!have_header) {
             read_header(node, trace);

@@ -220,6 +220,71 @@ TEST(Cli, DramTrafficOpsRunOnTheCycleLevelHbmModel) {
                 HasSubstr("\n0,s,dram_traffic,0,fp32,vector,analytic,gpu.analytic,"));
 }
 
+TEST(Cli, AbsurdValuesAreRejectedNotCrashes) {
+    // Each of these once crashed (overflow, division by zero, deep recursion) or exited 1.
+    testing::TempDir dir;
+    const std::string o = " --out " + (dir.path() / "o").string();
+    const std::string v = " --trace traces/examples/vector_add.yaml";
+    expect_bad_input(
+        wallsim("hbm " + kH100 + " --bytes 1MiB --set hbm.organisation.bank_groups=65536", dir),
+        "bank_groups: must be between 1 and 64");
+    expect_bad_input(
+        wallsim(
+            "hbm " + kH100 + " --bytes 1MiB --set hbm.organisation.rows_per_bank=1125899906842624",
+            dir),
+        "rows_per_bank");
+    expect_bad_input(wallsim("run " + kH100 + " --trace " +
+                                 dir.write("s.yaml",
+                                           "version: 1\nops:\n  - {kind: elementwise, elements: 4, "
+                                           "stream: 4294967295}\n") +
+                                 o,
+                             dir),
+                     "stream: must be below 1024");
+    expect_bad_input(wallsim("validate-trace " +
+                                 dir.write("deep.jsonl",
+                                           "{\"version\": 1}\n{\"x\": " + std::string(100000, '[') +
+                                               std::string(100000, ']') + "}\n"),
+                             dir),
+                     "nested more than 64 levels");
+    expect_bad_input(wallsim("run " + kH100 + " --trace " +
+                                 dir.write("out.yaml",
+                                           "version: 1\nops:\n  - {kind: dram_traffic, bytes: "
+                                           "4096, outstanding: 4294967296}\n") +
+                                 o,
+                             dir),
+                     "outstanding: must be at most");
+    expect_bad_input(
+        wallsim("run " + kH100 + " --trace " +
+                    dir.write(
+                        "huge.yaml",
+                        "version: 1\nops:\n  - {kind: elementwise, elements: 18446744073709551615, "
+                        "flops_per_element: 18446744073709551615}\n") +
+                    o,
+                dir),
+        "beyond the simulator's time range");
+    expect_bad_input(wallsim("run " + kH100 + v + o + " --set runtime.launch_overhead=1e7s", dir),
+                     "time range");
+    expect_bad_input(wallsim("hbm " + kH100 + " --outstanding -1", dir), "--outstanding: '-1'");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
+}
+
+TEST(Cli, MemoryOpsAndKernelsShareTheDeviceEngine) {
+    // A dram_traffic op on another stream must not overlap a kernel: both need the HBM.
+    testing::TempDir dir;
+    const std::string trace =
+        dir.write("t.yaml",
+                  "version: 1\nops:\n"
+                  "  - {name: k, kind: elementwise, elements: 16777216, stream: 0}\n"
+                  "  - {name: d, kind: dram_traffic, bytes: 4194304, stream: 1}\n");
+    const auto out = dir.path() / "o";
+    ASSERT_EQ(wallsim("run " + kH100 + " --trace " + trace + " --out " + out.string(), dir).code,
+              0);
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    const double sum = stats["run"]["by_kind"]["elementwise"]["time"]["value"].get<double>() +
+                       stats["run"]["by_kind"]["dram_traffic"]["time"]["value"].get<double>();
+    EXPECT_NEAR(stats["run"]["sim_time"]["value"].get<double>(), sum, sum * 1e-9);
+}
+
 TEST(Cli, RefusesToOverwriteAnUnrelatedDirectory) {
     testing::TempDir dir;
     dir.write("precious/notes.txt", "keep me");

@@ -3,13 +3,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "sim/core/error.h"
 
 namespace sim::analytic {
 
 namespace {
+// The engine keeps time in 64-bit picoseconds (about 213 days); refuse anything near that.
+constexpr double kMostSeconds = 1e6;
+
 TimePs ceil_ps(double seconds) {
+    if (!(seconds <= kMostSeconds)) {
+        throw std::range_error("it would take " + std::to_string(seconds) +
+                               " s, beyond the simulator's time range (1e6 s per operator)");
+    }
     return TimePs{static_cast<uint64_t>(std::ceil(seconds * static_cast<double>(kPsPerSecond)))};
 }
 }  // namespace
@@ -67,6 +76,7 @@ RooflineTiming RooflineCore::time(const OpCost& cost) const {
     }
     const double busy = std::max(t.compute_seconds, t.memory_seconds);
     const double launch = static_cast<double>(hw_.launch_overhead_ps) / kPsPerSecond;
+    if (!(busy + launch <= kMostSeconds)) ceil_ps(busy + launch);  // throws
     // An op whose fixed overhead exceeds its work is latency-bound, not on either roof.
     if (launch > busy) t.bound = "launch";
     t.duration = ceil_ps(busy) + TimePs{hw_.launch_overhead_ps};

@@ -28,7 +28,8 @@ class RooflineCore {
 
     /// Empty when the device can run op; otherwise why not (missing rate, no links, ...).
     std::string unsupported_reason(const Op& op, const OpCost& cost) const;
-    /// The timing of op; requires unsupported_reason(op, cost).empty().
+    /// The timing of op; requires unsupported_reason(op, cost).empty(). Throws
+    /// std::range_error when the op would outlast the engine's 64-bit picosecond clock.
     RooflineTiming time(const OpCost& cost) const;
 
   private:

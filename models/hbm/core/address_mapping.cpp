@@ -94,7 +94,9 @@ AddressMapping::AddressMapping(const MappingShape& shape,
         if (radix > 1)
             digits_.push_back({f, radix, covered[f], is_power_of_two(radix), log2_of(radix)});
         covered[f] *= radix;
-        below_row_ *= radix;
+        if (__builtin_mul_overflow(below_row_, radix, &below_row_)) {
+            throw std::invalid_argument("the layout spans more than 2^64 bytes");
+        }
     }
     for (int f = 0; f < Row; ++f) {
         if (covered[static_cast<size_t>(f)] != count[static_cast<size_t>(f)]) {
@@ -103,6 +105,11 @@ AddressMapping::AddressMapping(const MappingShape& shape,
         }
     }
     if (!row_seen) throw std::invalid_argument("the layout does not cover row (it must be last)");
+    uint64_t capacity = 0;
+    if (__builtin_mul_overflow(below_row_, shape.rows, &capacity) ||
+        capacity > (uint64_t{1} << 56)) {
+        throw std::invalid_argument("the organisation spans more than 2^56 bytes");
+    }
     if (shape.access_bytes > 1 && (digits_.empty() || digits_.front().field != Offset)) {
         throw std::invalid_argument("offset must be the first (least significant) field");
     }

@@ -115,8 +115,10 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
         throw std::invalid_argument("bytes must be at least one request");
     if (params.outstanding == 0) throw std::invalid_argument("outstanding must be at least 1");
     if (params.pattern == Pattern::Strided &&
-        (params.stride == 0 || params.stride % params.request_bytes != 0)) {
-        throw std::invalid_argument("stride must be a positive multiple of the request size");
+        (params.stride == 0 || params.stride % params.request_bytes != 0 ||
+         params.stride > system.mapping().capacity())) {
+        throw std::invalid_argument(
+            "stride must be a positive multiple of the request size, at most the capacity");
     }
     const uint64_t capacity = system.mapping().capacity();
     const uint64_t total = params.bytes / params.request_bytes;
@@ -179,6 +181,14 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             }
             ++issued;
             ++outstanding;
+        }
+        if (system.queued() == 0 && in_flight.empty() && issued < total &&
+            inject_at(issued) > now + 1) {
+            // Nothing in flight until the next injection: skip the idle stretch, booking the
+            // refreshes that fall due in it, instead of stepping through each one.
+            now = inject_at(issued);
+            system.skip_idle_refreshes(now);
+            continue;
         }
         uint64_t next = system.next_event();
         if (!in_flight.empty()) next = std::min(next, in_flight.top().done);

@@ -91,6 +91,13 @@ TEST(Loader, MalformedYamlReportsLine) {
                 AllOf(StartsWith(f + ":"), HasSubstr("malformed YAML")));
 }
 
+TEST(Loader, DuplicateKeysAreRejected) {
+    testing::TempDir dir;
+    const std::string f = dir.write("dup.yaml", "sm:\n  count: 132\n  count: 144\n");
+    EXPECT_THAT(config_error([&] { load_config(f); }),
+                AllOf(StartsWith(f + ":3:3: count: "), HasSubstr("duplicate key")));
+}
+
 TEST(Loader, TopLevelMustBeAMap) {
     testing::TempDir dir;
     const std::string f = dir.write("list.yaml", "- a\n- b\n");

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "models/analytic/core/timeline.h"
 #include "sim/config/loader.h"
+#include "sim/core/timeline.h"
 
 namespace sim::analytic {
 namespace {

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 // An engine that serves one job at a time in arrival order (a GPU's kernel engine, its link
 // engine). Jobs reserve an interval: it starts when both the job and the engine are ready.
-// Pure C++; the SystemC shell waits until the returned end time.
+// Pure C++; the SystemC shell waits until the returned end time. A device's engines are shared
+// by all its models (EngineSet), so a cycle-level op and an analytic kernel cannot both use
+// the same engine at once.
 #pragma once
+
+#include <map>
+#include <string>
 
 #include "sim/core/types.h"
 
-namespace sim::analytic {
+namespace sim {
 
 class Timeline {
   public:
@@ -26,4 +31,14 @@ class Timeline {
     TimePs busy_{0};
 };
 
-}  // namespace sim::analytic
+/// The named engines of one device ("kernel", "link", "copy"), shared by its models.
+class EngineSet {
+  public:
+    /// The engine called name, created idle on first use.
+    Timeline& get(const std::string& name) { return engines_[name]; }
+
+  private:
+    std::map<std::string, Timeline> engines_;
+};
+
+}  // namespace sim
