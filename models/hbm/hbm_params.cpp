@@ -54,8 +54,8 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     const ConfigNode hbm = root.child("hbm");
     hbm.require("generation", p.generation);
     hbm.require("stacks", c.stacks);
-    uint32_t bus_width = 1024;
-    hbm.get("bus_width_bits", bus_width);
+    uint32_t bus_width = 0;
+    hbm.require("bus_width_bits", bus_width);  // optional for the analytic view, needed here
     double pin_rate = 0;
     hbm.get_quantity("pin_rate", Dimension::PinRate, pin_rate);
     hbm.get_size("capacity", p.capacity_bytes);
