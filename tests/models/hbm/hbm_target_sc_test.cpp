@@ -9,27 +9,14 @@
 
 #include "models/hbm/hbm_target.h"
 #include "sim/config/loader.h"
+#include "tests/testing/hbm_presets.h"
 #include "tests/testing/temp_dir.h"
 
 namespace sim::hbm {
 namespace {
 
-HbmParams h100(std::vector<std::string> overrides = {}) {
-    return HbmParams::from_config(ConfigNode::root_of(
-        load_config(sim::testing::source_path("configs/hw/h100.yaml"), overrides)));
-}
-
-HbmParams one_pseudo_channel(std::vector<std::string> extra = {}) {
-    std::vector<std::string> o{
-        "hbm.stacks=1",
-        "hbm.bus_width_bits=32",
-        "hbm.organisation.channels_per_stack=1",
-        "hbm.organisation.pseudo_channels_per_channel=1",
-        "hbm.capacity=512MB",
-        "hbm.mapping.layout=[offset, column:1, bank_group, bank, column, row]"};
-    o.insert(o.end(), extra.begin(), extra.end());
-    return h100(o);
-}
+using sim::testing::hbm_preset;
+using sim::testing::one_hbm_pseudo_channel;
 
 // Sends requests back to back, waiting for END_REQ whenever the target withholds it.
 struct ScriptedInitiator : sc_core::sc_module {
@@ -106,7 +93,7 @@ struct Top {
 };
 
 TEST(HbmTarget, IdleReadTakesControllerPlusActivatePlusCasPlusBurst) {
-    const HbmParams p = one_pseudo_channel({"hbm.controller.row_policy=closed"});
+    const HbmParams p = one_hbm_pseudo_channel({"hbm.controller.row_policy=closed"});
     Top top(p, {{4096, 64, false}});
     sc_core::sc_start();
     ASSERT_EQ(top.initiator.responses[0], 1);
@@ -118,7 +105,7 @@ TEST(HbmTarget, IdleReadTakesControllerPlusActivatePlusCasPlusBurst) {
 }
 
 TEST(HbmTarget, EveryRequestOfAStreamGetsExactlyOneResponse) {
-    const HbmParams p = h100();
+    const HbmParams p = hbm_preset("h100");
     std::vector<ScriptedInitiator::Request> script;
     for (uint64_t i = 0; i < 8192; ++i)
         script.push_back({i * 64, 64, i % 4 == 3});
@@ -138,7 +125,7 @@ TEST(HbmTarget, EveryRequestOfAStreamGetsExactlyOneResponse) {
 }
 
 TEST(HbmTarget, FullQueueWithholdsEndReqUntilThereIsRoom) {
-    const HbmParams p = one_pseudo_channel({"hbm.controller.read_queue=1"});
+    const HbmParams p = one_hbm_pseudo_channel({"hbm.controller.read_queue=1"});
     std::vector<ScriptedInitiator::Request> script;
     for (uint64_t i = 0; i < 16; ++i)
         script.push_back({i * 64, 64, false});
@@ -150,7 +137,7 @@ TEST(HbmTarget, FullQueueWithholdsEndReqUntilThereIsRoom) {
 }
 
 TEST(HbmTarget, MalformedRequestsGetErrorResponses) {
-    const HbmParams p = one_pseudo_channel();
+    const HbmParams p = one_hbm_pseudo_channel();
     Top top(p, {{0, 48, false}, {1ull << 40, 64, false}});
     sc_core::sc_start();
     EXPECT_EQ(top.initiator.status[0], tlm::TLM_BURST_ERROR_RESPONSE);

@@ -7,28 +7,14 @@
 
 #include "models/hbm/hbm_params.h"
 #include "sim/config/loader.h"
+#include "tests/testing/hbm_presets.h"
 #include "tests/testing/temp_dir.h"
 
 namespace sim::hbm {
 namespace {
 
-HbmParams preset(const std::string& name, const std::vector<std::string>& overrides = {}) {
-    return HbmParams::from_config(ConfigNode::root_of(
-        load_config(testing::source_path("configs/hw/" + name + ".yaml"), overrides)));
-}
-
-// One HBM3 pseudo-channel of the H100 preset: quick, and every constraint still applies.
-HbmParams one_pseudo_channel(std::vector<std::string> extra = {}) {
-    std::vector<std::string> o{
-        "hbm.stacks=1",
-        "hbm.bus_width_bits=32",
-        "hbm.organisation.channels_per_stack=1",
-        "hbm.organisation.pseudo_channels_per_channel=1",
-        "hbm.capacity=512MB",
-        "hbm.mapping.layout=[offset, column:1, bank_group, bank, column, row]"};
-    o.insert(o.end(), extra.begin(), extra.end());
-    return preset("h100", o);
-}
+using sim::testing::hbm_preset;
+using sim::testing::one_hbm_pseudo_channel;
 
 double utilisation(const HbmParams& p, const TrafficResult& r) {
     const double seconds = r.cycles / double(p.core.clock_hz);
@@ -41,7 +27,7 @@ TrafficResult run(const HbmParams& p, TrafficParams tp) {
 }
 
 TEST(HbmTraffic, EveryRequestCompletesOnceAndBytesAreConserved) {
-    const HbmParams p = preset("h100");
+    const HbmParams p = hbm_preset("h100");
     for (Pattern pattern : {Pattern::Stream, Pattern::WriteStream, Pattern::Read2Write1,
                             Pattern::Copy, Pattern::Random, Pattern::Strided}) {
         TrafficParams tp;
@@ -65,7 +51,7 @@ TEST(HbmTraffic, EveryRequestCompletesOnceAndBytesAreConserved) {
 
 TEST(HbmTraffic, LongSequentialStreamsRunAt85To97PercentOfPeak) {
     for (const char* name : {"a100", "h100"}) {
-        const HbmParams p = preset(name);
+        const HbmParams p = hbm_preset(name);
         TrafficParams tp;
         tp.bytes = 64 << 20;
         const double u = utilisation(p, run(p, tp));
@@ -75,7 +61,7 @@ TEST(HbmTraffic, LongSequentialStreamsRunAt85To97PercentOfPeak) {
 }
 
 TEST(HbmTraffic, RandomTrafficIsClearlySlowerThanStreaming) {
-    const HbmParams p = preset("h100");
+    const HbmParams p = hbm_preset("h100");
     TrafficParams tp;
     tp.bytes = 16 << 20;
     const double stream = utilisation(p, run(p, tp));
@@ -85,7 +71,7 @@ TEST(HbmTraffic, RandomTrafficIsClearlySlowerThanStreaming) {
 }
 
 TEST(HbmTraffic, LightLoadLatencyIsActivatePlusCasPlusBurstPlusController) {
-    const HbmParams p = one_pseudo_channel({"hbm.controller.row_policy=closed"});
+    const HbmParams p = one_hbm_pseudo_channel({"hbm.controller.row_policy=closed"});
     TrafficParams tp;
     tp.pattern = Pattern::Random;
     tp.bytes = 64 * 200;
@@ -99,7 +85,7 @@ TEST(HbmTraffic, LightLoadLatencyIsActivatePlusCasPlusBurstPlusController) {
 }
 
 TEST(HbmTraffic, FullQueuesPushBackAndNothingIsLost) {
-    const HbmParams p = one_pseudo_channel({"hbm.controller.read_queue=2"});
+    const HbmParams p = one_hbm_pseudo_channel({"hbm.controller.read_queue=2"});
     TrafficParams tp;
     tp.bytes = 64 * 1000;
     tp.outstanding = 64;
@@ -109,7 +95,7 @@ TEST(HbmTraffic, FullQueuesPushBackAndNothingIsLost) {
 }
 
 TEST(HbmTraffic, RefreshHappensEveryTrefi) {
-    const HbmParams p = one_pseudo_channel();
+    const HbmParams p = one_hbm_pseudo_channel();
     TrafficParams tp;
     tp.bytes = 64 * 400;
     tp.offered_bandwidth = 1e9;  // spread over ~25 us
@@ -122,7 +108,7 @@ TEST(HbmTraffic, RefreshHappensEveryTrefi) {
 }
 
 TEST(HbmTraffic, SameSeedSameResult) {
-    const HbmParams p = preset("h100");
+    const HbmParams p = hbm_preset("h100");
     TrafficParams tp;
     tp.pattern = Pattern::Random;
     tp.bytes = 1 << 20;
@@ -136,7 +122,7 @@ TEST(HbmTraffic, SameSeedSameResult) {
 }
 
 TEST(HbmTraffic, RequestsLargerThanTheInterleaveGranuleAreRejected) {
-    const HbmParams p = preset("h100");
+    const HbmParams p = hbm_preset("h100");
     TrafficParams tp;
     tp.request_bytes = 128;  // the preset keeps 64 B in one pseudo-channel row
     HbmSystem system(p.core);
