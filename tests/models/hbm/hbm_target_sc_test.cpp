@@ -3,6 +3,8 @@
 // follows the base protocol. Each TEST elaborates its own top and runs sc_start once (ctest
 // runs each TEST in its own process); threads only record, assertions come after sc_start.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <map>
@@ -150,4 +152,11 @@ TEST(HbmTarget, MalformedRequestsGetErrorResponses) {
 int sc_main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
+}
+
+// SystemC prints a banner when its kernel starts (also while ctest lists the tests) unless told
+// not to; the wallsim binary does the same in its main.
+int main(int argc, char** argv) {
+    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -4,6 +4,8 @@
 // ctest runs every TEST in its own process (gtest_discover_tests); SystemC cannot restart.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "sim/engine/trace_driver.h"
 #include "sim/trace/trace_parser.h"
 
@@ -97,4 +99,11 @@ int sc_main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     return RUN_ALL_TESTS();
+}
+
+// SystemC prints a banner when its kernel starts (also while ctest lists the tests) unless told
+// not to; the wallsim binary does the same in its main.
+int main(int argc, char** argv) {
+    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
 }
