@@ -4,8 +4,8 @@
 // runs each TEST in its own process); threads only record, assertions come after sc_start.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <cstdlib>
 
 #include <map>
 
