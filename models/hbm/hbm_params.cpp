@@ -170,10 +170,10 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     map.require("layout", c.layout);
     map.get("xor_bank_with_row", c.xor_bank_with_row);
     try {
-        const HbmSystem probe(c);
-        if (p.capacity_bytes > 0 && probe.mapping().capacity() < p.capacity_bytes) {
+        const AddressMapping mapping(mapping_shape_of(c), c.layout, c.xor_bank_with_row);
+        if (p.capacity_bytes > 0 && mapping.capacity() < p.capacity_bytes) {
             org.fail("rows_per_bank", "the organisation holds " +
-                                          std::to_string(probe.mapping().capacity()) +
+                                          std::to_string(mapping.capacity()) +
                                           " B, less than hbm.capacity");
         }
     } catch (const std::invalid_argument& e) {

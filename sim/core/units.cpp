@@ -134,17 +134,4 @@ uint64_t parse_time_ps(std::string_view text) {
     return static_cast<uint64_t>(rounded);
 }
 
-std::string format_si(double value, const std::string& unit) {
-    constexpr std::array<const char*, 7> kPrefixes{"", "K", "M", "G", "T", "P", "E"};
-    size_t i = 0;
-    double v = value;
-    while (std::fabs(v) >= 1000.0 && i + 1 < kPrefixes.size()) {
-        v /= 1000.0;
-        ++i;
-    }
-    std::array<char, 64> buf{};
-    std::snprintf(buf.data(), buf.size(), "%.4g %s%s", v, kPrefixes[i], unit.c_str());
-    return buf.data();
-}
-
 }  // namespace sim

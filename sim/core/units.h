@@ -34,7 +34,4 @@ uint64_t parse_size_bytes(std::string_view text);
 /// Parses a time into whole picoseconds (the engine's resolution); rejects sub-ps remainders.
 uint64_t parse_time_ps(std::string_view text);
 
-/// A compact human-readable form with SI prefix, e.g. format_si(3.35e12, "B/s") = "3.35 TB/s".
-std::string format_si(double value, const std::string& unit);
-
 }  // namespace sim

@@ -5,8 +5,7 @@
 
 namespace sim::hbm {
 
-namespace {
-MappingShape shape_of(const HbmCoreConfig& c) {
+MappingShape mapping_shape_of(const HbmCoreConfig& c) {
     MappingShape s;
     s.access_bytes = c.shape.access_bytes;
     s.columns = c.shape.columns;
@@ -18,10 +17,9 @@ MappingShape shape_of(const HbmCoreConfig& c) {
     s.rows = c.shape.rows;
     return s;
 }
-}  // namespace
 
 HbmSystem::HbmSystem(const HbmCoreConfig& config)
-    : config_(config), mapping_(shape_of(config), config.layout, config.xor_bank_with_row) {
+    : config_(config), mapping_(mapping_shape_of(config), config.layout, config.xor_bank_with_row) {
     const size_t count =
         size_t{config.stacks} * config.channels_per_stack * config.pseudo_channels_per_channel;
     channels_.reserve(count);

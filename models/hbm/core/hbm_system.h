@@ -26,6 +26,9 @@ struct HbmCoreConfig {
     uint64_t clock_hz = 1'000'000'000;  ///< memory command clock
 };
 
+/// The address-mapping field counts of an organisation.
+MappingShape mapping_shape_of(const HbmCoreConfig& config);
+
 class HbmSystem {
   public:
     /// Throws std::invalid_argument for a mapping that does not fit the organisation.
