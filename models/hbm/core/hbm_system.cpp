@@ -51,7 +51,7 @@ void HbmSystem::schedule(size_t pc) {
     const uint64_t t = channels_[pc].next_event();
     if (t != scheduled_[pc]) {
         scheduled_[pc] = t;
-        if (t != kNever) heap_.push({t, pc});
+        if (t != kNever) calendar_.push(t, static_cast<uint32_t>(pc));
     }
 }
 
@@ -73,23 +73,24 @@ bool HbmSystem::try_enqueue(
     return true;
 }
 
-uint64_t HbmSystem::next_event() {
-    while (!heap_.empty() && heap_.top().first != scheduled_[heap_.top().second])
-        heap_.pop();
-    return heap_.empty() ? kNever : heap_.top().first;
+uint64_t HbmSystem::next_event() const {
+    const uint64_t t = calendar_.next_time();
+    return t == CalendarQueue::kEmpty ? kNever : t;
 }
 
 void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector<size_t>* touched) {
-    while (!heap_.empty() && heap_.top().first <= now) {
-        const auto [t, pc] = heap_.top();
-        heap_.pop();
-        if (t != scheduled_[pc]) continue;  // stale entry
-        scheduled_[pc] = kNever;
-        const size_t before = done.size();
-        channels_[pc].advance(now, done);
-        queued_ -= done.size() - before;
-        schedule(pc);
-        if (touched) touched->push_back(pc);
+    while (!calendar_.empty() && calendar_.next_time() <= now) {
+        due_.clear();
+        const uint64_t t = calendar_.pop_earliest(due_);
+        for (const uint32_t pc : due_) {
+            if (t != scheduled_[pc]) continue;  // stale entry
+            scheduled_[pc] = kNever;
+            const size_t before = done.size();
+            channels_[pc].advance(now, done);
+            queued_ -= done.size() - before;
+            schedule(pc);
+            if (touched) touched->push_back(pc);
+        }
     }
 }
 

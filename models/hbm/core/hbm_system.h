@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // All pseudo-channels of all HBM stacks behind one address mapping, advanced from one event
-// heap: only pseudo-channels with work are touched, each at its own next cycle (one process
+// calendar: only pseudo-channels with work are touched, each at its own next cycle (one process
 // ticking many C++ cores, DESIGN.md). Pure C++.
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <string>
 #include <vector>
 
 #include "models/hbm/core/address_mapping.h"
 #include "models/hbm/core/pseudo_channel.h"
+#include "sim/core/calendar_queue.h"
 
 namespace sim::hbm {
 
@@ -50,8 +50,10 @@ class HbmSystem {
                    config_.pseudo_channels_per_channel +
                at.pseudo_channel;
     }
-    /// The earliest cycle any pseudo-channel has work; kNever when all are idle for good.
-    uint64_t next_event();
+    /// The earliest cycle any pseudo-channel may have work; kNever when all are idle for good.
+    /// A lower bound: a pseudo-channel rescheduled earlier by a new request leaves its old
+    /// event behind, and advance() at that cycle may then find nothing to do.
+    uint64_t next_event() const;
     /// Advances every pseudo-channel whose event is due at now; their indices are appended to
     /// touched when given (their queues may have room again).
     void advance(uint64_t now,
@@ -81,8 +83,8 @@ class HbmSystem {
     AddressMapping mapping_;
     std::vector<PseudoChannel> channels_;
     std::vector<uint64_t> scheduled_;
-    using Slot = std::pair<uint64_t, size_t>;
-    std::priority_queue<Slot, std::vector<Slot>, std::greater<>> heap_;
+    CalendarQueue calendar_;
+    std::vector<uint32_t> due_;  ///< pseudo-channels popped from the calendar, reused
     uint32_t granule_bytes_ = 0;
     uint64_t queued_ = 0;
 };

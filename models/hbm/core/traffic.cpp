@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <queue>
 #include <random>
 
 #include "sim/core/error.h"
@@ -98,6 +97,33 @@ class AddressStream {
     std::mt19937_64 rng_;
 };
 
+// Requests whose last command has issued, until their data has moved. A read's data is done a
+// fixed time after its RD and a write's after its WR, and commands issue in time order, so
+// each kind finishes in issue order: two FIFOs replace a priority queue.
+class InFlight {
+  public:
+    void push(const Completion& c) {
+        std::deque<Completion>& q = c.write ? writes_ : reads_;
+        SIM_ASSERT(q.empty() || q.back().done <= c.done, "completions out of order");
+        q.push_back(c);
+    }
+    bool empty() const { return reads_.empty() && writes_.empty(); }
+    uint64_t earliest_done() const { return (reads_first() ? reads_ : writes_).front().done; }
+    Completion pop() {
+        std::deque<Completion>& q = reads_first() ? reads_ : writes_;
+        const Completion c = q.front();
+        q.pop_front();
+        return c;
+    }
+
+  private:
+    bool reads_first() const {
+        return writes_.empty() || (!reads_.empty() && reads_.front().done <= writes_.front().done);
+    }
+
+    std::deque<Completion> reads_, writes_;
+};
+
 }  // namespace
 
 TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
@@ -132,8 +158,7 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
 
     AddressStream stream(params, capacity, total);
     TrafficResult result;
-    const auto later = [](const Completion& a, const Completion& b) { return a.done > b.done; };
-    std::priority_queue<Completion, std::vector<Completion>, decltype(later)> in_flight(later);
+    InFlight in_flight;
     std::vector<Completion> done;
     std::vector<size_t> touched;
     // Requests a full controller queue refused wait in front of their own pseudo-channel (a
@@ -152,9 +177,8 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
         system.advance(now, done, &touched);
         for (const Completion& c : done)
             in_flight.push(c);
-        while (!in_flight.empty() && in_flight.top().done <= now) {
-            const Completion c = in_flight.top();
-            in_flight.pop();
+        while (!in_flight.empty() && in_flight.earliest_done() <= now) {
+            const Completion c = in_flight.pop();
             (c.write ? result.write_latency : result.read_latency).add(c.done - c.arrival);
             (c.write ? result.bytes_written : result.bytes_read) += c.bytes;
             result.cycles = std::max(result.cycles, c.done);
@@ -191,7 +215,7 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             continue;
         }
         uint64_t next = system.next_event();
-        if (!in_flight.empty()) next = std::min(next, in_flight.top().done);
+        if (!in_flight.empty()) next = std::min(next, in_flight.earliest_done());
         if (issued < total && outstanding < params.outstanding)
             next = std::min(next, inject_at(issued));
         SIM_ASSERT(next != kNever,
