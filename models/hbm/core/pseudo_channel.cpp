@@ -230,8 +230,11 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     if (writes_.size() <= params_.write_low_watermark) draining_ = false;
     const bool serve_writes = draining_ || (reads_.empty() && !writes_.empty());
     std::vector<Entry>& q = serve_writes ? writes_ : reads_;
-    // Requests of the other queue become schedulable later; keep their arrival in view.
-    for (const Entry& e : serve_writes ? reads_ : writes_) {
+    // Requests that become schedulable later (either queue): keep their arrival in view.
+    for (const Entry& e : reads_) {
+        if (e.ready_at > now) next = std::min(next, e.ready_at);
+    }
+    for (const Entry& e : writes_) {
         if (e.ready_at > now) next = std::min(next, e.ready_at);
     }
     const bool need_row = issue_column(q, now, done, next);
