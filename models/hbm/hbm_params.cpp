@@ -154,8 +154,10 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     ctl.get_choice("row_policy", policy, {"open", "closed"});
     cp.open_row = policy == "open";
     ctl.get("frontend_cycles", cp.frontend_cycles);
-    if (cp.read_queue == 0) ctl.fail("read_queue", "must be at least 1");
-    if (cp.write_queue == 0) ctl.fail("write_queue", "must be at least 1");
+    if (cp.read_queue == 0 || cp.read_queue > kMaxQueueEntries)
+        ctl.fail("read_queue", "must be between 1 and " + std::to_string(kMaxQueueEntries));
+    if (cp.write_queue == 0 || cp.write_queue > kMaxQueueEntries)
+        ctl.fail("write_queue", "must be between 1 and " + std::to_string(kMaxQueueEntries));
     if (cp.write_high_watermark > cp.write_queue || cp.write_high_watermark == 0) {
         ctl.fail("write_high_watermark",
                  "must be between 1 and write_queue (" + std::to_string(cp.write_queue) + ")");

@@ -23,9 +23,7 @@ uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
         case Command::ACT: {
             const Bank& b = banks_[bank];
             const Group& g = groups_[bank / banks_per_group_];
-            uint64_t e = std::max({b.next_act, g.next_act, next_act_});
-            if (acts_seen_ >= 4) e = std::max(e, act_window_[0] + t_.faw);
-            return e;
+            return std::max({b.next_act, g.next_act, earliest_any_activate()});
         }
         case Command::PRE: return banks_[bank].next_pre;
         case Command::RD: {
@@ -78,27 +76,8 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
             raise(b.next_act, now + t_.rp);
             break;
         }
-        case Command::RD: {
-            SIM_ASSERT(banks_[bank].open_row != kClosed, "RD to a closed bank");
-            Group& g = groups_[bank / banks_per_group_];
-            raise(g.next_rd, now + t_.ccd_l);
-            raise(g.next_wr, now + t_.ccd_l);
-            raise(next_rd_, now + t_.ccd_s);
-            raise(next_wr_, now + t_.read_to_write());
-            raise(banks_[bank].next_pre, now + t_.rtp);
-            break;
-        }
-        case Command::WR: {
-            SIM_ASSERT(banks_[bank].open_row != kClosed, "WR to a closed bank");
-            Group& g = groups_[bank / banks_per_group_];
-            const uint64_t data_end = now + t_.cwl + t_.burst;
-            raise(g.next_wr, now + t_.ccd_l);
-            raise(g.next_rd, data_end + t_.wtr_l);
-            raise(next_wr_, now + t_.ccd_s);
-            raise(next_rd_, data_end + t_.wtr_s);
-            raise(banks_[bank].next_pre, data_end + t_.wr);
-            break;
-        }
+        case Command::RD:
+        case Command::WR: issue_column(cmd == Command::WR, bank, now); break;
         case Command::REF: {
             SIM_ASSERT(all_closed(), "REF with an open row");
             for (Bank& b : banks_)

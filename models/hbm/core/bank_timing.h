@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/hbm/core/dram_timing.h"
+#include "sim/core/error.h"
 
 namespace sim::hbm {
 
@@ -42,6 +43,31 @@ class BankTiming {
         const uint64_t own =
             write ? std::max(b.next_wr, g.next_wr) : std::max(b.next_rd, g.next_rd);
         return std::max(own, write ? next_wr_ : next_rd_);
+    }
+    /// The earliest any ACT may go on this pseudo-channel (tRRD_S, tFAW): a lower bound for
+    /// every bank.
+    uint64_t earliest_any_activate() const {
+        return acts_seen_ >= 4 ? std::max(next_act_, act_window_[0] + t_.faw) : next_act_;
+    }
+    /// issue(RD or WR), inline for the scheduler's hot loop.
+    void issue_column(bool write, uint32_t bank, uint64_t now) {
+        SIM_ASSERT(now >= earliest_column(write, bank), "column command issued before it is legal");
+        SIM_ASSERT(banks_[bank].open_row != kClosed, "column command to a closed bank");
+        Group& g = groups_[bank / banks_per_group_];
+        if (write) {
+            const uint64_t data_end = now + t_.cwl + t_.burst;
+            raise(g.next_wr, now + t_.ccd_l);
+            raise(g.next_rd, data_end + t_.wtr_l);
+            raise(next_wr_, now + t_.ccd_s);
+            raise(next_rd_, data_end + t_.wtr_s);
+            raise(banks_[bank].next_pre, data_end + t_.wr);
+        } else {
+            raise(g.next_rd, now + t_.ccd_l);
+            raise(g.next_wr, now + t_.ccd_l);
+            raise(next_rd_, now + t_.ccd_s);
+            raise(next_wr_, now + t_.read_to_write());
+            raise(banks_[bank].next_pre, now + t_.rtp);
+        }
     }
     bool all_closed() const;
     /// Cycle the data of a RD (or WR) issued at now has fully moved.

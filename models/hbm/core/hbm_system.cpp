@@ -55,18 +55,25 @@ void HbmSystem::schedule(size_t pc) {
     }
 }
 
-bool HbmSystem::try_enqueue(
-    uint64_t id, const AddressParts& at, bool write, uint32_t bytes, uint64_t now) {
+MemRequest HbmSystem::request_for(uint64_t id,
+                                  const AddressParts& at,
+                                  bool write,
+                                  uint32_t bytes) const {
     SIM_ASSERT(bytes % config_.shape.access_bytes == 0 && bytes <= granule_bytes_,
                "request of " << bytes << " B does not fit one interleave granule");
-    const size_t pc = pseudo_channel_of(at);
-    PseudoChannel& ch = channels_[pc];
-    if (!ch.can_accept(write)) return false;
     MemRequest r;
     r.id = id;
     r.write = write;
     r.bursts = bytes / config_.shape.access_bytes;
-    r.at = at;
+    r.row = static_cast<uint32_t>(at.row);
+    r.bank_group = static_cast<uint16_t>(at.bank_group);
+    r.bank = static_cast<uint16_t>(at.bank);
+    return r;
+}
+
+bool HbmSystem::try_enqueue(size_t pc, const MemRequest& r, uint64_t now) {
+    PseudoChannel& ch = channels_[pc];
+    if (!ch.can_accept(r.write)) return false;
     ch.enqueue(r, now);
     ++queued_;
     schedule(pc);

@@ -40,7 +40,15 @@ class HbmSystem {
         return try_enqueue(id, mapping_.decode(addr), write, bytes, now);
     }
     /// The same for an address already decoded (callers that also need its pseudo-channel).
-    bool try_enqueue(uint64_t id, const AddressParts& at, bool write, uint32_t bytes, uint64_t now);
+    bool try_enqueue(
+        uint64_t id, const AddressParts& at, bool write, uint32_t bytes, uint64_t now) {
+        return try_enqueue(pseudo_channel_of(at), request_for(id, at, write, bytes), now);
+    }
+    /// The same for a request already built for pseudo-channel pc (a caller holding refused
+    /// requests to retry them).
+    bool try_enqueue(size_t pc, const MemRequest& r, uint64_t now);
+    /// The pseudo-channel request for a decoded address.
+    MemRequest request_for(uint64_t id, const AddressParts& at, bool write, uint32_t bytes) const;
     /// The pseudo-channel an address maps to.
     size_t pseudo_channel_of(uint64_t addr) const {
         return pseudo_channel_of(mapping_.decode(addr));

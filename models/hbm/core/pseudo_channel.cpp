@@ -2,7 +2,6 @@
 #include "models/hbm/core/pseudo_channel.h"
 
 #include <algorithm>
-#include <array>
 
 #include "sim/core/error.h"
 
@@ -17,8 +16,11 @@ PseudoChannel::PseudoChannel(const DramTiming& t,
       params_(params),
       refresh_due_(refresh_phase + t.refi),
       next_event_(refresh_phase + t.refi) {
-    reads_.reserve(params.read_queue);
-    writes_.reserve(params.write_queue);
+    SIM_ASSERT(shape.banks() <= 64, "at most 64 banks per pseudo-channel");
+    SIM_ASSERT(params.read_queue <= kMaxQueueEntries && params.write_queue <= kMaxQueueEntries,
+               "queue larger than " << kMaxQueueEntries);
+    reads_.entries.reserve(params.read_queue);
+    writes_.entries.reserve(params.write_queue);
 }
 
 void PseudoChannel::skip_idle_refreshes(uint64_t now) {
@@ -29,7 +31,7 @@ void PseudoChannel::skip_idle_refreshes(uint64_t now) {
     for (uint32_t b = 0; b < shape_.banks(); ++b) {
         if (timing_.open_row(b) != BankTiming::kClosed) ++counters_.precharges;
     }
-    timing_.idle_refresh(last);
+    timing_.idle_refresh(last);  // the queues are empty: no hit counts to update
     counters_.refreshes += missed;
     counters_.refresh_cycles += missed * timing_.timing().rfc;
     account_queue(now);
@@ -38,7 +40,8 @@ void PseudoChannel::skip_idle_refreshes(uint64_t now) {
 }
 
 bool PseudoChannel::can_accept(bool write) const {
-    return write ? writes_.size() < params_.write_queue : reads_.size() < params_.read_queue;
+    return write ? writes_.entries.size() < params_.write_queue
+                 : reads_.entries.size() < params_.read_queue;
 }
 
 void PseudoChannel::account_queue(uint64_t now) {
@@ -48,26 +51,49 @@ void PseudoChannel::account_queue(uint64_t now) {
     }
 }
 
+void PseudoChannel::count_hit(Queue& q, uint32_t bank) {
+    ++q.hits[bank];
+    q.hit_banks |= uint64_t{1} << bank;
+    ++q.hit_total;
+}
+
 void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
     SIM_ASSERT(can_accept(r.write), "enqueue into a full queue");
     account_queue(now);
     Entry e;
-    e.req = r;
-    e.bank = r.at.bank_group * shape_.banks_per_group + r.at.bank;
+    e.id = r.id;
     e.arrival = now;
-    e.ready_at = now + params_.frontend_cycles;
-    e.bursts_left = r.bursts;
-    (r.write ? writes_ : reads_).push_back(e);
-    next_event_ = std::min(next_event_, e.ready_at);
+    e.row = r.row;
+    e.bursts = e.bursts_left = r.bursts;
+    e.bank = static_cast<uint8_t>(r.bank_group * shape_.banks_per_group + r.bank);
+    Queue& q = r.write ? writes_ : reads_;
+    q.entries.push_back(e);
+    q.newest_arrival = now;
+    if (hits_open_row(e)) count_hit(q, e.bank);
+    next_event_ = std::min(next_event_, ready_at(e));
+    // Reaching the high watermark switches the scheduler to writes from the next cycle.
+    if (r.write && !draining_ && writes_.entries.size() >= params_.write_high_watermark)
+        next_event_ = std::min(next_event_, now + 1);
 }
 
-uint64_t PseudoChannel::hit_mask(const std::vector<Entry>& q) const {
-    uint64_t mask = 0;
-    for (const Entry& e : q) {
-        if (timing_.open_row(e.bank) == static_cast<int64_t>(e.req.at.row))
-            mask |= uint64_t{1} << e.bank;
+void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
+    timing_.issue(Command::ACT, bank, now, row);
+    ++counters_.activates;
+    for (Queue* q : {&reads_, &writes_}) {
+        for (const Entry& e : q->entries) {
+            if (e.bank == bank && e.row == row) count_hit(*q, bank);
+        }
     }
-    return mask;
+}
+
+void PseudoChannel::precharge(uint32_t bank, uint64_t now) {
+    timing_.issue(Command::PRE, bank, now);
+    ++counters_.precharges;
+    for (Queue* q : {&reads_, &writes_}) {
+        q->hit_total -= q->hits[bank];
+        q->hits[bank] = 0;
+        q->hit_banks &= ~(uint64_t{1} << bank);
+    }
 }
 
 bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
@@ -88,8 +114,7 @@ bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
         if (timing_.open_row(b) == BankTiming::kClosed) continue;
         const uint64_t at = timing_.earliest(Command::PRE, b);
         if (at <= now) {
-            timing_.issue(Command::PRE, b, now);
-            ++counters_.precharges;
+            precharge(b, now);
             next = std::min(next, now + 1);
             return false;
         }
@@ -98,99 +123,93 @@ bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
     return false;
 }
 
-bool PseudoChannel::issue_column(std::vector<Entry>& q,
+void PseudoChannel::issue_column(Queue& q,
+                                 bool write,
+                                 size_t& ready,
                                  uint64_t now,
                                  std::vector<Completion>& done,
                                  uint64_t& next) {
-    // One pass: issue the oldest ready row hit; entries scanned without a legal command leave
-    // the cycle they could go in next.
-    size_t issued = q.size();
-    bool need_row = false;
-    // earliest() per bank, computed once per scan (entries share banks); an issue changes
-    // every bank's column timing, so it clears the cache.
+    if (q.hit_total == 0) return;
+    // No column command of any bank goes before the pseudo-channel's next column slot.
+    const uint64_t slot = timing_.earliest_any_column(write);
+    if (slot > now) {
+        next = std::min(next, slot);
+        return;
+    }
+    // earliest() per bank, computed once per scan (entries share banks).
     std::array<uint64_t, 64> cas_at;
     uint64_t cached = 0;
-    for (size_t i = 0; i < q.size(); ++i) {
-        Entry& e = q[i];
-        if (e.ready_at > now) {
-            next = std::min(next, e.ready_at);
-            continue;
-        }
-        if (timing_.open_row(e.bank) != static_cast<int64_t>(e.req.at.row)) {
-            need_row = true;
-            continue;
-        }
+    for (size_t i = 0; i < ready; ++i) {
+        Entry& e = q.entries[i];
         const uint64_t bit = uint64_t{1} << e.bank;
+        if (!(q.hit_banks & bit) || !hits_open_row(e)) continue;
         if (!(cached & bit)) {
-            cas_at[e.bank] = timing_.earliest_column(e.req.write, e.bank);
+            cas_at[e.bank] = timing_.earliest_column(write, e.bank);
             cached |= bit;
         }
         const uint64_t at = cas_at[e.bank];
         if (at > now) {
-            next = std::min(next, std::max(at, now + 1));
+            next = std::min(next, at);
             continue;
         }
-        timing_.issue(e.req.write ? Command::WR : Command::RD, e.bank, now);
-        cached = 0;
-        issued = i;
-        if (!e.started) {
-            e.started = true;
-            if (e.saw_conflict)
+        timing_.issue_column(write, e.bank, now);
+        if (e.bursts_left == e.bursts) {
+            // The request's first column command: its row-buffer outcome is settled.
+            if (e.first == kFirstPre)
                 ++counters_.row_conflicts;
-            else if (e.saw_closed)
+            else if (e.first == kFirstAct)
                 ++counters_.row_misses;
             else
                 ++counters_.row_hits;
         }
-        ++(e.req.write ? counters_.write_bursts : counters_.read_bursts);
-        // No column command of any bank can go before the pseudo-channel's next column slot:
-        // wake then and look again. The rest of the queue only needs checking for row work.
-        next = std::min(next, std::max(timing_.earliest_any_column(e.req.write), now + 1));
-        for (size_t j = i + 1; j < q.size() && !need_row; ++j) {
-            const Entry& r = q[j];
-            need_row =
-                r.ready_at <= now && timing_.open_row(r.bank) != static_cast<int64_t>(r.req.at.row);
-        }
-        break;
-    }
-    if (issued != q.size()) {
-        Entry& e = q[issued];
+        ++(write ? counters_.write_bursts : counters_.read_bursts);
+        next = std::min(next, std::max(timing_.earliest_any_column(write), now + 1));
         if (--e.bursts_left == 0) {
-            const uint64_t data_done =
-                e.req.write ? timing_.write_done(now) : timing_.read_done(now);
-            ++(e.req.write ? counters_.writes : counters_.reads);
-            done.push_back(
-                {e.req.id, e.req.write, e.arrival, data_done, e.req.bursts * shape_.access_bytes});
-            q.erase(q.begin() + static_cast<std::ptrdiff_t>(issued));
+            const uint64_t data_done = write ? timing_.write_done(now) : timing_.read_done(now);
+            ++(write ? counters_.writes : counters_.reads);
+            done.push_back({e.id, write, e.arrival, data_done, e.bursts * shape_.access_bytes});
+            if (--q.hits[e.bank] == 0) q.hit_banks &= ~bit;
+            --q.hit_total;
+            q.entries.erase(q.entries.begin() + static_cast<std::ptrdiff_t>(i));
+            --ready;
         }
+        return;
     }
-    return need_row;
 }
 
-bool PseudoChannel::issue_row(std::vector<Entry>& q, uint64_t now, uint64_t& next) {
-    const uint64_t hits = hit_mask(q);
-    for (Entry& e : q) {
-        if (e.ready_at > now) continue;
+bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& next) {
+    // The oldest request of a bank decides its row command; younger ones would ask for the
+    // same command at the same earliest cycle, so each bank is tried once. No ACT at all may
+    // go before the pseudo-channel's own ACT constraints (tRRD_S, tFAW) allow.
+    const uint64_t act_floor = timing_.earliest_any_activate();
+    uint64_t tried = 0;
+    for (size_t i = 0; i < ready; ++i) {
+        Entry& e = q.entries[i];
+        const uint64_t bit = uint64_t{1} << e.bank;
+        if (tried & bit) continue;
         const int64_t open = timing_.open_row(e.bank);
-        if (open == static_cast<int64_t>(e.req.at.row)) continue;  // a hit waits for its CAS
+        if (open == static_cast<int64_t>(e.row)) continue;  // a hit waits for its CAS
+        tried |= bit;
         if (open == BankTiming::kClosed) {
-            e.saw_closed = true;
+            if (act_floor > now) {
+                next = std::min(next, act_floor);
+                continue;
+            }
             const uint64_t at = timing_.earliest(Command::ACT, e.bank);
             if (at <= now) {
-                timing_.issue(Command::ACT, e.bank, now, e.req.at.row);
-                ++counters_.activates;
+                if (e.first == kNotStarted) e.first = kFirstAct;
+                activate(e.bank, e.row, now);
                 next = std::min(next, now + 1);
                 return true;
             }
             next = std::min(next, at);
         } else {
-            e.saw_conflict = true;
             // FR-FCFS: the open row still has queued hits; let them go first.
-            if (hits & (uint64_t{1} << e.bank)) continue;
+            if (q.hit_banks & bit) continue;
             const uint64_t at = timing_.earliest(Command::PRE, e.bank);
             if (at <= now) {
-                timing_.issue(Command::PRE, e.bank, now);
-                ++counters_.precharges;
+                if (e.first == kNotStarted) e.first = kFirstPre;
+                precharge(e.bank, now);
                 next = std::min(next, now + 1);
                 return true;
             }
@@ -201,18 +220,34 @@ bool PseudoChannel::issue_row(std::vector<Entry>& q, uint64_t now, uint64_t& nex
 }
 
 void PseudoChannel::close_idle_rows(uint64_t now, uint64_t& next) {
-    const uint64_t hits = hit_mask(reads_) | hit_mask(writes_);
+    const uint64_t hits = reads_.hit_banks | writes_.hit_banks;
     for (uint32_t b = 0; b < shape_.banks(); ++b) {
         if (timing_.open_row(b) == BankTiming::kClosed || (hits & (uint64_t{1} << b))) continue;
         const uint64_t at = timing_.earliest(Command::PRE, b);
         if (at <= now) {
-            timing_.issue(Command::PRE, b, now);
-            ++counters_.precharges;
+            precharge(b, now);
             next = std::min(next, now + 1);
             return;
         }
         next = std::min(next, at);
     }
+}
+
+size_t PseudoChannel::schedulable(const Queue& q,
+                                  uint64_t now,
+                                  uint32_t& tail_hits,
+                                  uint64_t& next) const {
+    size_t ready = q.entries.size();
+    tail_hits = 0;
+    if (ready == 0 || q.newest_arrival + params_.frontend_cycles <= now) return ready;
+    while (ready > 0 && ready_at(q.entries[ready - 1]) > now) {
+        --ready;
+        if (hits_open_row(q.entries[ready])) ++tail_hits;
+    }
+    // Keep the next request's arrival in view: it may need a row command before anything
+    // else happens.
+    if (ready < q.entries.size()) next = std::min(next, ready_at(q.entries[ready]));
+    return ready;
 }
 
 void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
@@ -221,26 +256,35 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     if (now >= refresh_due_) {
         if (!refresh_step(now, next)) {
             // Requests keep arriving while refresh waits; they are served afterwards.
-            next_event_ = std::max(next, now + 1);
+            next_event_ = params_.tick_every_cycle ? now + 1 : std::max(next, now + 1);
             return;
         }
         next = std::min(next, refresh_due_);
     }
-    if (writes_.size() >= params_.write_high_watermark) draining_ = true;
-    if (writes_.size() <= params_.write_low_watermark) draining_ = false;
-    const bool serve_writes = draining_ || (reads_.empty() && !writes_.empty());
-    std::vector<Entry>& q = serve_writes ? writes_ : reads_;
-    // Requests that become schedulable later (either queue): keep their arrival in view.
-    for (const Entry& e : reads_) {
-        if (e.ready_at > now) next = std::min(next, e.ready_at);
-    }
-    for (const Entry& e : writes_) {
-        if (e.ready_at > now) next = std::min(next, e.ready_at);
-    }
-    const bool need_row = issue_column(q, now, done, next);
-    const bool row = need_row && issue_row(q, now, next);
+    update_write_drain();
+    uint32_t read_tail_hits = 0, write_tail_hits = 0;
+    size_t ready_reads = schedulable(reads_, now, read_tail_hits, next);
+    size_t ready_writes = schedulable(writes_, now, write_tail_hits, next);
+    // Reads go first unless writes must drain; writes also go when no read is schedulable.
+    const bool serve_writes = draining_ || (ready_reads == 0 && ready_writes > 0);
+    Queue& q = serve_writes ? writes_ : reads_;
+    size_t& ready = serve_writes ? ready_writes : ready_reads;
+    // Some schedulable request needs an ACT or PRE when not all of them are row hits.
+    const bool need_row = ready > q.hit_total - (serve_writes ? write_tail_hits : read_tail_hits);
+    issue_column(q, serve_writes, ready, now, done, next);
+    const bool row = need_row && issue_row(q, ready, now, next);
     if (!params_.open_row && !row) close_idle_rows(now, next);
-    next_event_ = std::max(next, now + 1);
+    // A completed write may end the drain, or the last schedulable read may have gone: the
+    // next cycle then serves the other queue, whose commands next does not cover yet.
+    update_write_drain();
+    if (serve_writes != (draining_ || (ready_reads == 0 && ready_writes > 0)))
+        next = std::min(next, now + 1);
+    next_event_ = params_.tick_every_cycle ? now + 1 : std::max(next, now + 1);
+}
+
+void PseudoChannel::update_write_drain() {
+    if (writes_.entries.size() >= params_.write_high_watermark) draining_ = true;
+    if (writes_.entries.size() <= params_.write_low_watermark) draining_ = false;
 }
 
 }  // namespace sim::hbm

@@ -7,6 +7,7 @@
 // called then, never on idle cycles.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -18,20 +19,28 @@ namespace sim::hbm {
 
 inline constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
+/// Most entries a read or write queue may have (real controllers have tens).
+inline constexpr uint32_t kMaxQueueEntries = 4096;
+
 struct ControllerParams {
-    uint32_t read_queue = 32;            ///< read queue entries, >= 1
-    uint32_t write_queue = 32;           ///< write queue entries, >= 1
+    uint32_t read_queue = 32;            ///< read queue entries, 1 .. kMaxQueueEntries
+    uint32_t write_queue = 32;           ///< write queue entries, 1 .. kMaxQueueEntries
     uint32_t write_high_watermark = 24;  ///< start draining writes at this many
     uint32_t write_low_watermark = 8;    ///< stop draining at this many
     bool open_row = true;                ///< false: close a row when no queued request hits it
     uint32_t frontend_cycles = 4;        ///< arrival -> schedulable (decode, queue insert)
+    /// Validation only (not a hardware setting): wake every cycle instead of at the next
+    /// legal command. Results must not change; a test holds the event-driven scheduler to it.
+    bool tick_every_cycle = false;
 };
 
+/// A request as one pseudo-channel sees it (the address already decoded).
 struct MemRequest {
     uint64_t id = 0;
-    bool write = false;
+    uint32_t row = 0;
     uint32_t bursts = 1;  ///< bursts of access_bytes
-    AddressParts at;
+    uint16_t bank_group = 0, bank = 0;
+    bool write = false;
 };
 
 struct Completion {
@@ -67,7 +76,7 @@ class PseudoChannel {
     /// Issues what is legal at cycle now and appends finished requests to done.
     void advance(uint64_t now, std::vector<Completion>& done);
 
-    size_t queued() const { return reads_.size() + writes_.size(); }
+    size_t queued() const { return reads_.entries.size() + writes_.entries.size(); }
     /// For an idle pseudo-channel whose refreshes fell due before now: books them as done on
     /// time (rows closed, the last one's tRFC lock kept) instead of issuing them late.
     void skip_idle_refreshes(uint64_t now);
@@ -77,31 +86,60 @@ class PseudoChannel {
     void finish(uint64_t now) { account_queue(now); }
 
   private:
+    /// A queued request, kept small: the queues are scanned and shifted on every command.
     struct Entry {
-        MemRequest req;
-        uint32_t bank = 0;  // flat bank index
+        uint64_t id = 0;
         uint64_t arrival = 0;
-        uint64_t ready_at = 0;
-        uint32_t bursts_left = 0;
-        bool saw_closed = false, saw_conflict = false, started = false;
+        uint32_t row = 0;
+        uint32_t bursts = 0;          ///< bursts of access_bytes in the request
+        uint32_t bursts_left = 0;     ///< still to issue
+        uint8_t bank = 0;             ///< flat bank index
+        uint8_t first = kNotStarted;  ///< the request's first command: its row-buffer outcome
     };
+    static constexpr uint8_t kNotStarted = 0, kFirstHit = 1, kFirstAct = 2, kFirstPre = 3;
+    /// One request queue in arrival order. Requests become schedulable frontend_cycles after
+    /// arrival, so the schedulable ones are always a prefix. Per bank it counts the requests
+    /// that hit the open row, so that the scheduler knows without a scan whether any request
+    /// needs a row command and which open rows still have hits queued.
+    struct Queue {
+        uint64_t newest_arrival = 0;  ///< of the last entry (valid when entries is not empty)
+        std::vector<Entry> entries;
+        std::array<uint16_t, 64> hits{};  ///< per bank: requests to its open row
+        uint64_t hit_banks = 0;           ///< bit per bank: hits[bank] > 0
+        uint32_t hit_total = 0;
+    };
+
     void account_queue(uint64_t now);
-    /// Issues the oldest ready row hit of q; returns whether some ready entry needs a row
-    /// command (ACT or PRE).
-    bool issue_column(std::vector<Entry>& q,
+    uint64_t ready_at(const Entry& e) const { return e.arrival + params_.frontend_cycles; }
+    bool hits_open_row(const Entry& e) const {
+        return timing_.open_row(e.bank) == static_cast<int64_t>(e.row);
+    }
+    void count_hit(Queue& q, uint32_t bank);
+    void activate(uint32_t bank, uint32_t row, uint64_t now);
+    void precharge(uint32_t bank, uint64_t now);
+    /// Issues the oldest schedulable row hit of q whose column command is legal at now.
+    /// ready drops by one when that completes a request.
+    void issue_column(Queue& q,
+                      bool write,
+                      size_t& ready,
                       uint64_t now,
                       std::vector<Completion>& done,
                       uint64_t& next);
-    bool issue_row(std::vector<Entry>& q, uint64_t now, uint64_t& next);
+    /// FR-FCFS row command: the ACT or PRE of the oldest schedulable request that needs one
+    /// and may have it now (a PRE waits while the open row still has hits queued).
+    bool issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& next);
     void close_idle_rows(uint64_t now, uint64_t& next);
+    /// How many of q's requests are schedulable at now (a prefix); tail_hits counts the row
+    /// hits among the rest, and next takes the cycle the first of the rest becomes schedulable.
+    size_t schedulable(const Queue& q, uint64_t now, uint32_t& tail_hits, uint64_t& next) const;
     bool refresh_step(uint64_t now, uint64_t& next);
-    /// Banks (bit per bank, at most 64) whose open row some entry of q hits.
-    uint64_t hit_mask(const std::vector<Entry>& q) const;
+    /// Starts draining writes at the high watermark, stops at the low one.
+    void update_write_drain();
 
     BankTiming timing_;
     PseudoChannelShape shape_;
     ControllerParams params_;
-    std::vector<Entry> reads_, writes_;
+    Queue reads_, writes_;
     bool draining_ = false;
     uint64_t refresh_due_;
     uint64_t next_event_;

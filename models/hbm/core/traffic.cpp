@@ -163,12 +163,7 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
     std::vector<size_t> touched;
     // Requests a full controller queue refused wait in front of their own pseudo-channel (a
     // crossbar buffer per channel), so one busy or refreshing channel does not stall the rest.
-    struct Waiting {
-        uint64_t id;
-        AddressParts at;
-        bool write;
-    };
-    std::vector<std::deque<Waiting>> waiting(system.pseudo_channel_count());
+    std::vector<std::deque<MemRequest>> waiting(system.pseudo_channel_count());
     uint64_t now = 0, issued = 0, outstanding = 0, retired = 0;
 
     while (retired < total) {
@@ -187,10 +182,8 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
         }
         for (size_t pc : touched) {
             auto& w = waiting[pc];
-            while (!w.empty() && system.try_enqueue(w.front().id, w.front().at, w.front().write,
-                                                    params.request_bytes, now)) {
+            while (!w.empty() && system.try_enqueue(pc, w.front(), now))
                 w.pop_front();
-            }
         }
         while (issued < total && outstanding < params.outstanding && inject_at(issued) <= now) {
             uint64_t addr = 0;
@@ -198,10 +191,10 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             stream.next(issued, addr, write);
             const AddressParts at = system.mapping().decode(addr);
             const size_t pc = system.pseudo_channel_of(at);
-            if (!waiting[pc].empty() ||
-                !system.try_enqueue(issued, at, write, params.request_bytes, now)) {
+            const MemRequest r = system.request_for(issued, at, write, params.request_bytes);
+            if (!waiting[pc].empty() || !system.try_enqueue(pc, r, now)) {
                 ++result.stalled_enqueues;
-                waiting[pc].push_back({issued, at, write});
+                waiting[pc].push_back(r);
             }
             ++issued;
             ++outstanding;

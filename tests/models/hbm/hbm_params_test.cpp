@@ -58,7 +58,9 @@ TEST(HbmParams, ControllerLimits) {
     EXPECT_THAT(config_error([] { h100({"hbm.controller.write_low_watermark=30"}); }),
                 HasSubstr("below write_high_watermark"));
     EXPECT_THAT(config_error([] { h100({"hbm.controller.read_queue=0"}); }),
-                HasSubstr("at least 1"));
+                HasSubstr("between 1 and 4096"));
+    EXPECT_THAT(config_error([] { h100({"hbm.controller.write_queue=100000"}); }),
+                HasSubstr("between 1 and 4096"));
     EXPECT_THAT(config_error([] { h100({"hbm.controller.row_policy=lazy"}); }),
                 HasSubstr("not one of: open, closed"));
 }
