@@ -42,6 +42,8 @@ AddressMapping::AddressMapping(const MappingShape& shape,
     if (xor_ && !(is_power_of_two(shape.bank_groups) && is_power_of_two(shape.banks_per_group))) {
         throw std::invalid_argument("the XOR bank hash needs power-of-two bank groups and banks");
     }
+    if (is_power_of_two(shape.rows)) rows_mask_ = shape.rows - 1;
+    if (xor_) bank_shift_ = log2_of(shape.banks_per_group);
     std::array<uint64_t, kFields> covered{};
     covered.fill(1);
     bool row_seen = false;
@@ -123,6 +125,13 @@ AddressParts AddressMapping::decode(uint64_t addr) const {
         if (d.power_of_two) {
             part = v & (d.radix - 1);
             v >>= d.shift;
+        } else if (v <= UINT32_MAX) {
+            // 32-bit division is several times faster than 64-bit, and decoding is on the
+            // path of every request.
+            const auto v32 = static_cast<uint32_t>(v);
+            const auto r32 = static_cast<uint32_t>(d.radix);
+            part = v32 % r32;
+            v = v32 / r32;
         } else {
             part = v % d.radix;
             v /= d.radix;
@@ -130,14 +139,14 @@ AddressParts AddressMapping::decode(uint64_t addr) const {
         value[d.field] += part * d.multiplier;
     }
     AddressParts p;
-    p.row = v % shape_.rows;
+    p.row = rows_mask_ != 0 ? v & rows_mask_ : v % shape_.rows;
     p.column = static_cast<uint32_t>(value[Column]);
     p.bank_group = static_cast<uint32_t>(value[BankGroup]);
     p.bank = static_cast<uint32_t>(value[Bank]);
     if (xor_) {
         // Consecutive rows of one bank land in different banks: conflicts spread out.
         p.bank ^= static_cast<uint32_t>(p.row & (bank_count_ - 1));
-        p.bank_group ^= static_cast<uint32_t>((p.row / bank_count_) & (bg_count_ - 1));
+        p.bank_group ^= static_cast<uint32_t>((p.row >> bank_shift_) & (bg_count_ - 1));
     }
     p.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);
     p.channel = static_cast<uint32_t>(value[Channel]);

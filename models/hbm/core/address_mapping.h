@@ -59,6 +59,8 @@ class AddressMapping {
     std::vector<Digit> digits_;
     uint64_t below_row_ = 1;  // product of all radices below the row
     uint32_t bg_count_ = 1, bank_count_ = 1;
+    uint32_t bank_shift_ = 0;  ///< log2(bank_count_) (a power of two when xor_)
+    uint64_t rows_mask_ = 0;   ///< rows - 1 when rows is a power of two, else 0
     bool xor_ = false;
     MappingShape shape_;
 };
