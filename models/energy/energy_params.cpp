@@ -63,7 +63,18 @@ EnergyParams EnergyParams::from_config(const ConfigNode& root, const hw::Hardwar
     read_non_negative(*en, "l2_per_byte", Dimension::Energy, t.l2_per_byte);
     read_non_negative(*en, "link_per_bit", Dimension::Energy, t.link_per_bit);
     read_non_negative(*en, "host_per_bit", Dimension::Energy, t.host_per_bit);
-    read_non_negative(*en, "static_power", Dimension::Power, t.static_power);
+    if (auto blocks = en->optional_child_if_map("static_power")) {
+        // Per block, so that a what-if with more SMs or stacks draws more static power.
+        double per_sm = 0, per_stack = 0;
+        read_non_negative(*blocks, "per_sm", Dimension::Power, per_sm);
+        read_non_negative(*blocks, "per_hbm_stack", Dimension::Power, per_stack);
+        read_non_negative(*blocks, "other", Dimension::Power, p.static_by_block.other);
+        p.static_by_block.sms = per_sm * hw.sm_count;
+        p.static_by_block.hbm = per_stack * hw.hbm.stacks;
+    } else {
+        read_non_negative(*en, "static_power", Dimension::Power, p.static_by_block.other);
+    }
+    t.static_power = p.static_by_block.total();
 
     std::string scale;
     if (en->get("scale", scale)) {
@@ -105,6 +116,11 @@ void EnergyParams::publish(StatGroup& g, const hw::HardwareParams& hw) const {
                             : "on-chip energy scale vs 45 nm, as configured")
         .set(t.scale);
     g.add_scalar("static_power", "W", "power drawn whatever the device does").set(t.static_power);
+    const StaticPower& b = static_by_block;
+    StatGroup& sg = g.add_group("static_by_block");
+    sg.add_scalar("sms", "W", "static power of the SMs").set(b.sms);
+    sg.add_scalar("hbm", "W", "static power of the HBM stacks").set(b.hbm);
+    sg.add_scalar("other", "W", "static power of the rest (PHYs, board)").set(b.other);
     StatGroup& fma = g.add_group("fma");
     for (const ComputeUnit unit : {ComputeUnit::Vector, ComputeUnit::Tensor}) {
         StatGroup* ug = nullptr;

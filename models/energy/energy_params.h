@@ -22,8 +22,15 @@ inline constexpr double kReferenceGemmSize = 8192;
 /// Reads hbm.energy (activate, read_per_bit, write_per_bit, refresh); values must be >= 0.
 HbmEnergy read_hbm_energy(const ConfigNode& hbm_energy);
 
+/// Static power by block, W: the SMs, the HBM stacks and the rest (PHYs, board).
+struct StaticPower {
+    double sms = 0, hbm = 0, other = 0;
+    double total() const { return sms + hbm + other; }
+};
+
 struct EnergyParams {
-    EnergyTable table;
+    EnergyTable table;  ///< table.static_power = static_by_block.total()
+    StaticPower static_by_block;
     bool calibrated = false;  ///< scale came from `tdp`
     DType reference_dtype = DType::BF16;
 

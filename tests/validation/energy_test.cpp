@@ -103,6 +103,20 @@ TEST(EnergyWall, CalibrationFollowsAWhatIf) {
     EXPECT_LT(ratio, 0.51);
 }
 
+TEST(EnergyParams, StaticPowerIsChargedPerBlock) {
+    const Device h100 = preset("h100");
+    const StaticPower& b = h100.energy.static_by_block;
+    EXPECT_DOUBLE_EQ(h100.energy.table.static_power, b.total());
+    EXPECT_NEAR(b.total(), 70, 1);  // the preset's assumed idle power
+    // A what-if with more SMs and stacks idles at more watts; a single figure is all "other".
+    const Device big = preset("h100", {"sm.count=144", "hbm.stacks=6"});
+    EXPECT_DOUBLE_EQ(big.energy.static_by_block.sms, b.sms * 144 / 132);
+    EXPECT_DOUBLE_EQ(big.energy.static_by_block.hbm, b.hbm * 6 / 5);
+    const Device flat = preset("h100", {"energy.static_power=55W"});
+    EXPECT_DOUBLE_EQ(flat.energy.table.static_power, 55);
+    EXPECT_DOUBLE_EQ(flat.energy.static_by_block.other, 55);
+}
+
 TEST(EnergyParams, BadValuesNameTheirKey) {
     const auto message = [](const std::vector<std::string>& o) {
         try {
@@ -115,6 +129,8 @@ TEST(EnergyParams, BadValuesNameTheirKey) {
     EXPECT_NE(message({"energy.scale=fast"}).find("energy.scale"), std::string::npos);
     EXPECT_NE(message({"energy.scale=-1"}).find("greater than 0"), std::string::npos);
     EXPECT_NE(message({"energy.static_power=-5W"}).find("energy.static_power"), std::string::npos);
+    EXPECT_NE(message({"energy.static_power.per_sm=-1W"}).find("energy.static_power.per_sm"),
+              std::string::npos);
     EXPECT_NE(message({"energy.static_power=800W"}).find("no positive scale"), std::string::npos);
     EXPECT_NE(message({"energy.fma={fp99: 1pJ}"}).find("not a dtype"), std::string::npos);
     // A fixed scale is taken as given.
