@@ -15,6 +15,7 @@
 #include "models/economics/register.h"
 #include "models/hw/hw_params.h"
 #include "sim/config/loader.h"
+#include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/run.h"
 #include "sim/stats/group.h"
@@ -24,10 +25,6 @@ namespace sim::economics {
 namespace po = boost::program_options;
 
 namespace {
-
-ConfigError option_error(const std::string& option, const std::string& message) {
-    return ConfigError({option, 0, 0}, "", message);
-}
 
 double number_option(const std::string& option, const std::string& text, double least) {
     double v = 0;
@@ -213,15 +210,8 @@ int run_cost_command(const Registry& registry, const std::vector<std::string>& a
     add("purchase-price", po::value(&purchase_text), "override: $ per GPU bought");
     add("depreciation-years", po::value(&years_text), "override: depreciation period");
     add("out", po::value(&out_dir), "write cost.json here");
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::cout << opts;
-            return 0;
-        }
-    }
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
-    po::notify(vm);
+    if (print_help_if_asked(opts, args)) return 0;
+    parse_options(args, opts);
 
     TrainingJob job;
     job.parameters = number_option("--params", params_text, 1);

@@ -11,6 +11,7 @@
 #include "models/hbm/hbm_stats.h"
 #include "models/hbm/register.h"
 #include "sim/config/loader.h"
+#include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/run.h"
 
@@ -19,10 +20,6 @@ namespace sim::hbm {
 namespace po = boost::program_options;
 
 namespace {
-
-ConfigError option_error(const std::string& option, const std::string& message) {
-    return ConfigError({option, 0, 0}, "", message);
-}
 
 // Boost.ProgramOptions wraps "-1" into a huge unsigned value; read counts as text instead.
 uint64_t count_option(const std::string& option,
@@ -69,15 +66,8 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
         "bytes between requests (strided)")("seed", po::value(&seed_text)->default_value("1"),
                                             "seed of the random pattern")(
         "out", po::value(&out_dir), "write stats.json, stats.txt and resolved_config.yaml here");
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::cout << opts;
-            return 0;
-        }
-    }
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
-    po::notify(vm);
+    if (print_help_if_asked(opts, args)) return 0;
+    parse_options(args, opts);
 
     TrafficParams tp;
     try {

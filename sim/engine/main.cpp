@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "sim/config/loader.h"
+#include "sim/engine/command_line.h"
 #include "sim/engine/run.h"
 #include "sim/registry/registry.h"
 #include "sim/trace/op_cost.h"
@@ -43,25 +44,6 @@ std::string one_line(std::string s) {
     return s;
 }
 
-bool wants_help(const std::vector<std::string>& args) {
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") return true;
-    }
-    return false;
-}
-
-po::variables_map parse(const std::vector<std::string>& args,
-                        const po::options_description& opts,
-                        const po::positional_options_description* positional = nullptr) {
-    po::variables_map vm;
-    po::command_line_parser parser(args);
-    parser.options(opts);
-    if (positional) parser.positional(*positional);
-    po::store(parser.run(), vm);
-    po::notify(vm);
-    return vm;
-}
-
 int cmd_run(const std::vector<std::string>& args) {
     sim::RunOptions o;
     po::options_description opts("wallsim run options");
@@ -79,11 +61,8 @@ int cmd_run(const std::vector<std::string>& args) {
         "trace, debug, info, warn, error or off")("log", po::value(&o.log_levels)->composing(),
                                                   "per-logger level: name=level (repeatable)")(
         "no-progress", "never draw the progress bar");
-    if (wants_help(args)) {
-        std::cout << opts;
-        return 0;
-    }
-    const po::variables_map vm = parse(args, opts);
+    if (sim::print_help_if_asked(opts, args)) return 0;
+    const po::variables_map vm = sim::parse_options(args, opts);
     o.progress = vm.count("no-progress") == 0;
 
     sim::Registry registry;
@@ -110,11 +89,8 @@ int cmd_validate_config(const std::vector<std::string>& args) {
         "set", po::value(&overrides)->composing(), "override a config key: a.b.c=value");
     po::positional_options_description pos;
     pos.add("file", 1);
-    if (wants_help(args)) {
-        std::cout << opts;
-        return 0;
-    }
-    parse(args, opts, &pos);
+    if (sim::print_help_if_asked(opts, args)) return 0;
+    sim::parse_options(args, opts, &pos);
     sim::Registry registry;
     sim::register_all(registry);
     sim::StatGroup stats(nullptr, "");
@@ -134,11 +110,8 @@ int cmd_validate_trace(const std::vector<std::string>& args) {
                                                    "operator trace");
     po::positional_options_description pos;
     pos.add("file", 1);
-    if (wants_help(args)) {
-        std::cout << opts;
-        return 0;
-    }
-    parse(args, opts, &pos);
+    if (sim::print_help_if_asked(opts, args)) return 0;
+    sim::parse_options(args, opts, &pos);
     const sim::Trace trace = sim::parse_trace_file(file);
     double flops = 0, bytes = 0, wire = 0;
     for (const sim::Op& op : trace.ops) {

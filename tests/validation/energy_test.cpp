@@ -9,6 +9,7 @@
 #include "models/energy/energy_params.h"
 #include "sim/config/loader.h"
 #include "sim/trace/op_cost.h"
+#include "tests/testing/ops.h"
 #include "tests/testing/temp_dir.h"
 
 namespace sim::energy {
@@ -43,28 +44,8 @@ Measured run(const Device& d, const Op& op) {
             e.data_movement() / e.dynamic()};
 }
 
-Op gemm(uint64_t m, uint64_t n, uint64_t k, DType dtype) {
-    Op op;
-    op.kind = OpKind::Gemm;
-    op.dtype = dtype;
-    GemmParams p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.out_dtype = dtype;
-    op.params = p;
-    return op;
-}
-
-Op vector_add(uint64_t elements, DType dtype) {
-    Op op;
-    op.kind = OpKind::Elementwise;
-    op.dtype = dtype;
-    ElementwiseParams p;
-    p.elements = elements;
-    op.params = p;
-    return op;
-}
+using testing::gemm;
+using testing::vector_add;
 
 TEST(EnergyWall, LargeGemmsRunNearThePeakEfficiencyOfTheChapter) {
     // A different shape from the calibration's 8192³ and in FP16 rather than BF16: within 5%.

@@ -7,6 +7,7 @@
 #include "models/analytic/core/roofline.h"
 #include "sim/config/loader.h"
 #include "sim/trace/op_cost.h"
+#include "tests/testing/ops.h"
 #include "tests/testing/temp_dir.h"
 
 namespace sim::analytic {
@@ -17,26 +18,8 @@ hw::HardwareParams preset(const std::string& name) {
         ConfigNode::root_of(load_config(testing::source_path("configs/hw/" + name + ".yaml"))));
 }
 
-Op vector_add(uint64_t elements) {
-    Op op;
-    op.kind = OpKind::Elementwise;
-    op.dtype = DType::FP32;
-    ElementwiseParams p;
-    p.elements = elements;
-    op.params = p;
-    return op;
-}
-
-Op square_gemm(uint64_t n, DType dtype) {
-    Op op;
-    op.kind = OpKind::Gemm;
-    op.dtype = dtype;
-    GemmParams p;
-    p.m = p.n = p.k = n;
-    p.out_dtype = dtype;
-    op.params = p;
-    return op;
-}
+using testing::square_gemm;
+using testing::vector_add;
 
 TEST(MemoryWall, ElementwiseAddOnA100UsesUnderFivePercentOfTensorPeak) {
     const hw::HardwareParams hw = preset("a100");

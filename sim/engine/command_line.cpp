@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "sim/engine/command_line.h"
+
+#include <iostream>
+
+namespace sim {
+
+namespace po = boost::program_options;
+
+bool print_help_if_asked(const po::options_description& opts,
+                         const std::vector<std::string>& args) {
+    for (const auto& a : args) {
+        if (a == "--help" || a == "-h") {
+            std::cout << opts;
+            return true;
+        }
+    }
+    return false;
+}
+
+po::variables_map parse_options(const std::vector<std::string>& args,
+                                const po::options_description& opts,
+                                const po::positional_options_description* positional) {
+    po::variables_map vm;
+    po::command_line_parser parser(args);
+    parser.options(opts);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    po::notify(vm);
+    return vm;
+}
+
+ConfigError option_error(const std::string& option, const std::string& message) {
+    return ConfigError({option, 0, 0}, "", message);
+}
+
+}  // namespace sim
