@@ -2,6 +2,7 @@
 // The one list of everything wallsim can simulate. Adding a model is a folder under models/
 // plus one line here.
 #include "models/analytic/analytic_model.h"
+#include "models/cim/register.h"
 #include "models/hbm/register.h"
 #include "sim/registry/registry.h"
 
@@ -10,6 +11,7 @@ namespace sim {
 void register_all(Registry& r) {
     analytic::register_analytic(r);
     hbm::register_hbm(r);
+    cim::register_cim(r);
 }
 
 }  // namespace sim
