@@ -30,6 +30,7 @@ const char* component_name(Component c) {
         case Component::Network: return "network";
         case Component::TileDigital: return "tile_digital";
         case Component::ChipIo: return "chip_io";
+        case Component::Programming: return "programming";
     }
     return "?";
 }
@@ -66,6 +67,7 @@ Breakdown layer_energy(const CimConfig& cfg, const LayerMapping& map, const Laye
     b[Component::Network] = e.network_w * double(map.tiles_used) * busy;
     b[Component::TileDigital] = e.tile_digital_w * double(map.tiles_used) * busy;
     b[Component::ChipIo] = e.chip_io_w * busy;
+    if (map.passes > 1) b[Component::Programming] = program_gemm(cfg, map).energy_j;
     return b;
 }
 

@@ -2,7 +2,8 @@
 // Energy and area of a CIM chip per component. Event energies (ADC conversions, DAC codes,
 // sample-and-holds, cell reads, shift-and-adds) are charged per event of a layer; buffers,
 // network, tile digital logic and chip I/O are charged as power x layer time on the IMAs and
-// tiles the layer occupies (the chip I/O always). ADC and DAC energy and area scale as
+// tiles the layer occupies (the chip I/O always). A layer larger than the chip also pays
+// for rewriting its weights between passes. ADC and DAC energy and area scale as
 // 2^(bits - reference bits).
 #pragma once
 
@@ -26,8 +27,9 @@ enum class Component : uint32_t {
     Network,
     TileDigital,
     ChipIo,
+    Programming,  ///< weight writes between passes of a layer larger than the chip
 };
-constexpr size_t kComponentCount = 10;
+constexpr size_t kComponentCount = 11;
 
 /// Stat and plot name of a component ("adc", "tile_buffer").
 const char* component_name(Component c);
