@@ -59,18 +59,30 @@ CrossbarArray::CrossbarArray(const CrossbarConfig& xb,
     const int needed_bits = static_cast<int>(std::ceil(std::log2(full_scale + 1.0)));
     step_ = std::ldexp(1.0, std::max(0, needed_bits - static_cast<int>(xb.adc_bits)));
     max_code_ = std::ldexp(1.0, static_cast<int>(xb.adc_bits)) - 1;
+    drive_row_.assign(rows_, 0.0);
 }
 
 void CrossbarArray::read(const uint32_t* codes, double* out) const {
     double reference = 0;
-    for (uint32_t i = 0; i < rows_; ++i)
+    for (uint32_t i = 0; i < rows_; ++i) {
         reference += codes[i];
+        drive_row_[i] = drive_[codes[i]];
+    }
     reference *= g_off_ref_;
     for (uint32_t j = 0; j < columns_; ++j) {
         const double* g = &g_[size_t{j} * rows_];
-        double current = 0;
-        for (uint32_t i = 0; i < rows_; ++i)
-            current += g[i] * drive_[codes[i]];
+        // Four partial sums let the compiler keep several multiply-adds in flight.
+        double acc[4] = {0, 0, 0, 0};
+        uint32_t i = 0;
+        for (; i + 4 <= rows_; i += 4) {
+            acc[0] += g[i] * drive_row_[i];
+            acc[1] += g[i + 1] * drive_row_[i + 1];
+            acc[2] += g[i + 2] * drive_row_[i + 2];
+            acc[3] += g[i + 3] * drive_row_[i + 3];
+        }
+        for (; i < rows_; ++i)
+            acc[0] += g[i] * drive_row_[i];
+        const double current = (acc[0] + acc[1]) + (acc[2] + acc[3]);
         // Summation leaves ~1e-15 of floating-point noise on an ideal integer sum. Snap it, so
         // that a sum exactly between two codes rounds to even (unbiased) instead of following
         // the sign of that noise, which would bias every conversion the same way.

@@ -45,7 +45,7 @@ class CrossbarArray {
 
     /// One read cycle. codes: used_rows input codes in [0, 2^dac_bits - 1]. out: used_columns
     /// ADC outputs in units of (one level step x one input step); ideally the integer
-    /// sum_i level_ij x code_i.
+    /// sum_i level_ij x code_i. Not thread-safe (uses a scratch row).
     void read(const uint32_t* codes, double* out) const;
 
     uint32_t used_rows() const { return rows_; }
@@ -59,6 +59,7 @@ class CrossbarArray {
     uint32_t columns_;
     std::vector<double> g_;      // column-major effective conductance / level step
     std::vector<double> drive_;  // per input code: cell current factor in input steps
+    mutable std::vector<double> drive_row_;  // scratch: drive_ of this cycle's codes
     double g_off_ref_;           // nominal G_off / level step (the reference column)
     double step_;
     double max_code_;
