@@ -134,7 +134,7 @@ sim::cim::CimConfig isaac_config() {
 // inputs: 16 read cycles of 16,384 cells, ADC, shift-and-add, per MVM.
 void BM_CimCrossbarMvm(benchmark::State& state) {
     sim::cim::CimConfig cfg = isaac_config();
-    cfg.device.variation_sigma = 0.02;
+    cfg.nonideality.variation_sigma = 0.02;
     std::mt19937_64 rng(1);
     std::uniform_int_distribution<int64_t> w(-32767, 32767);
     std::uniform_int_distribution<uint64_t> x(0, 65535);

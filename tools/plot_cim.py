@@ -80,8 +80,8 @@ def adc_sweep(runner, outdir, quick):
     gemm = ["--gemm", "1024,2048,1024", "--sample", "16,512,128"]
     fig, ax = plt.subplots(figsize=(8, 5))
     for label, sets in (("ideal device", []),
-                        ("variation σ=0.02, write noise 0.1", ["device.variation_sigma=0.02",
-                                                               "device.write_noise_sigma=0.1"])):
+                        ("variation σ=0.02, write noise 0.1", ["nonideality.variation_sigma=0.02",
+                                                               "nonideality.write_noise_sigma=0.1"])):
         xs, ys = [], []
         for b in bits:
             s = runner.cim(ISAAC, gemm, sets + ["crossbar.adc_bits=%d" % b])
@@ -105,7 +105,7 @@ def adc_sweep(runner, outdir, quick):
 
 
 def cell_xbar_sweep(runner, outdir, quick):
-    device = ["device.variation_sigma=0.02"]
+    device = ["nonideality.variation_sigma=0.02"]
     gemm = ["--gemm", "16,512,128", "--sample", "8,512,64"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 5))
     cells = [1, 2, 4] if quick else [1, 2, 3, 4]
@@ -146,8 +146,8 @@ def drift(runner, outdir, quick):
     for nu in ([0.01, 0.05] if quick else [0.005, 0.01, 0.02, 0.05]):
         effs = []
         for t in times:
-            s = runner.cim(TEACHING, ["--mlp", MLP], ["device.drift_nu=%g" % nu,
-                                                       "device.time_since_programming=%gs" % t])
+            s = runner.cim(TEACHING, ["--mlp", MLP], ["nonideality.drift_nu=%g" % nu,
+                                                       "nonideality.time_since_programming=%gs" % t])
             effs.append(v(s["cim_mlp"]["end_to_end"]["effective_bits"]))
             print("drift nu=%g t=%gs effective_bits=%.2f" % (nu, t, effs[-1]))
         ax.plot(times, effs, marker="o", label="ν = %g" % nu)

@@ -29,7 +29,7 @@ void read_crossbar(const ConfigNode& n, CrossbarConfig& c) {
     n.get("flip_columns", c.flip_columns);
 }
 
-void read_device(const ConfigNode& n, DeviceConfig& d) {
+void read_nonideality(const ConfigNode& n, NonidealityConfig& d) {
     n.get("variation_sigma", d.variation_sigma);
     n.get("write_noise_sigma", d.write_noise_sigma);
     n.get("drift_nu", d.drift_nu);
@@ -109,8 +109,12 @@ void read_area(const ConfigNode& n, AreaConfig& a) {
 CimConfig cim_config_from(const ConfigNode& root) {
     CimConfig c;
     root.require("name", c.name);
+    // The same file serves `wallsim cim` and, as a device, `wallsim run --hw`.
+    std::string device = "cim";
+    root.get("device", device);
+    if (device != "cim") root.fail("device", "'" + device + "': a CIM file describes device cim");
     read_crossbar(root.child("crossbar"), c.crossbar);
-    if (const auto n = root.optional_child("device")) read_device(*n, c.device);
+    if (const auto n = root.optional_child("nonideality")) read_nonideality(*n, c.nonideality);
     read_data(root.child("data"), c.data);
     read_organisation(root.child("organisation"), c.organisation);
     if (const auto n = root.optional_child("programming")) read_programming(*n, c.programming);

@@ -46,6 +46,13 @@ double value(const nlohmann::json& j) {
     return j["value"].get<double>();
 }
 
+void expect_bad_input(const Result& r, const std::string& fragment) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("wallsim: error: "));
+    EXPECT_THAT(r.err, HasSubstr(fragment));
+}
+
 const std::string kTeaching = "cim --cim configs/cim/teaching.yaml";
 
 TEST(CimCli, GemmOnTheTeachingPresetWritesStats) {
@@ -98,26 +105,49 @@ TEST(CimCli, MlpReportsPerLayerAndEndToEndError) {
     EXPECT_GT(value(s["cim_mlp"]["end_to_end"]["effective_bits"]), 2.0);
     // An ideal device with an ADC that resolves every sum only carries the 8-bit quantisation.
     const auto ideal = dir.path() / "ideal";
-    ASSERT_EQ(wallsim(kTeaching +
-                          " --mlp traces/examples/cim_mlp.json --set device.variation_sigma=0"
-                          " --set device.write_noise_sigma=0 --set device.drift_nu=0"
-                          " --set device.nonlinearity=0 --set device.wire_resistance_ohm=0"
-                          " --out " +
-                          ideal.string(),
-                      dir)
-                  .code,
-              0);
+    ASSERT_EQ(
+        wallsim(kTeaching +
+                    " --mlp traces/examples/cim_mlp.json --set nonideality.variation_sigma=0"
+                    " --set nonideality.write_noise_sigma=0 --set nonideality.drift_nu=0"
+                    " --set nonideality.nonlinearity=0 --set nonideality.wire_resistance_ohm=0"
+                    " --out " +
+                    ideal.string(),
+                dir)
+            .code,
+        0);
     const auto si = nlohmann::json::parse(slurp(ideal / "stats.json"));
     EXPECT_EQ(value(si["cim_mlp"]["layer0"]["accuracy"]["vs_integer"]["rms_error"]), 0.0);
     EXPECT_GT(value(si["cim_mlp"]["end_to_end"]["effective_bits"]),
               value(s["cim_mlp"]["end_to_end"]["effective_bits"]));
 }
 
-void expect_bad_input(const Result& r, const std::string& fragment) {
-    EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("wallsim: error: "));
-    EXPECT_THAT(r.err, HasSubstr(fragment));
+TEST(CimCli, TraceGemmsRunOnTheCimDevice) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "run";
+    const Result r = wallsim(
+        "run --hw configs/cim/isaac.yaml --trace traces/examples/gemm_sweep.yaml"
+        " --out " +
+            out.string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string csv = slurp(out / "ops.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 10);
+    EXPECT_THAT(csv, HasSubstr(",cycle,cim.crossbar,"));
+    const auto s = nlohmann::json::parse(slurp(out / "stats.json"));
+    EXPECT_EQ(s["meta"]["device"], "cim");
+    EXPECT_NEAR(value(s["hw"]["ops_per_s"]), 41.29e12, 0.01e12);
+    const auto& m = s["models"];
+    ASSERT_FALSE(m.empty());
+    // gemm_4096 and larger exceed the 16128 crossbars: more than one weight load each.
+    EXPECT_GT(value(m.begin().value()["passes"]), 9);
+    // The validator prints the derived peaks; a layernorm has no crossbar to run on.
+    EXPECT_THAT(wallsim("validate-config configs/cim/isaac.yaml", dir).out,
+                HasSubstr("hw.tops_per_w 0.627"));
+    expect_bad_input(wallsim("run --hw configs/cim/isaac.yaml --trace "
+                             "traces/examples/transformer_layer.yaml --out " +
+                                 (dir.path() / "t").string(),
+                             dir),
+                     "no model can run this layernorm operator on device 'cim'");
 }
 
 TEST(CimCli, BadInputIsOneLineExitTwoAndLeavesNoOutput) {
@@ -130,7 +160,8 @@ TEST(CimCli, BadInputIsOneLineExitTwoAndLeavesNoOutput) {
     expect_bad_input(wallsim("cim --cim " + bad + o, dir), "bad.yaml:3:");
     expect_bad_input(wallsim(kTeaching + " --set crossbar.colums=8" + o, dir),
                      "crossbar.colums: unknown key");
-    expect_bad_input(wallsim(kTeaching + " --set device.drift_nu=-1" + o, dir), "device.drift_nu");
+    expect_bad_input(wallsim(kTeaching + " --set nonideality.drift_nu=-1" + o, dir),
+                     "nonideality.drift_nu");
     expect_bad_input(wallsim(kTeaching + " --set crossbar.rows=0" + o, dir), "crossbar.rows");
     expect_bad_input(wallsim(kTeaching + " --gemm 4,0,4", dir), "--gemm");
     expect_bad_input(wallsim(kTeaching + " --gemm 4,4", dir), "--gemm");

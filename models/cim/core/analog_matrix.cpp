@@ -58,7 +58,7 @@ AnalogMatrix::AnalogMatrix(const CimConfig& cfg,
                 }
             }
             crossbars_.push_back({r0, n0, held, std::move(flipped),
-                                  CrossbarArray(xb_, cfg.device, rows, cols, levels, rng)});
+                                  CrossbarArray(xb_, cfg.nonideality, rows, cols, levels, rng)});
         }
     }
 }

@@ -50,16 +50,16 @@ void CrossbarConfig::validate() const {
     require_positive("crossbar.read_voltage_v", read_voltage_v);
 }
 
-void DeviceConfig::validate() const {
-    require_non_negative("device.variation_sigma", variation_sigma);
-    require_non_negative("device.write_noise_sigma", write_noise_sigma);
-    require_non_negative("device.drift_nu", drift_nu);
-    require_positive("device.drift_t0", drift_t0_s);
-    require_positive("device.time_since_programming", time_since_programming_s);
-    require_non_negative("device.nonlinearity", nonlinearity);
-    require_non_negative("device.wire_resistance_ohm", wire_resistance_ohm);
-    if (variation_sigma > 3) throw InvalidParam("device.variation_sigma", "must be at most 3");
-    if (nonlinearity > 10) throw InvalidParam("device.nonlinearity", "must be at most 10");
+void NonidealityConfig::validate() const {
+    require_non_negative("nonideality.variation_sigma", variation_sigma);
+    require_non_negative("nonideality.write_noise_sigma", write_noise_sigma);
+    require_non_negative("nonideality.drift_nu", drift_nu);
+    require_positive("nonideality.drift_t0", drift_t0_s);
+    require_positive("nonideality.time_since_programming", time_since_programming_s);
+    require_non_negative("nonideality.nonlinearity", nonlinearity);
+    require_non_negative("nonideality.wire_resistance_ohm", wire_resistance_ohm);
+    if (variation_sigma > 3) throw InvalidParam("nonideality.variation_sigma", "must be at most 3");
+    if (nonlinearity > 10) throw InvalidParam("nonideality.nonlinearity", "must be at most 10");
 }
 
 void DataConfig::validate() const {
@@ -118,7 +118,7 @@ void AreaConfig::validate() const {
 
 void CimConfig::validate() const {
     crossbar.validate();
-    device.validate();
+    nonideality.validate();
     data.validate();
     organisation.validate();
     programming.validate();

@@ -65,7 +65,7 @@ struct CrossbarConfig {
 
 /// Device non-idealities. All zero (and an infinite on/off ratio not needed: the offset is
 /// subtracted by a reference column) gives an ideal device.
-struct DeviceConfig {
+struct NonidealityConfig {
     double variation_sigma = 0;    ///< lognormal sigma of programmed conductance (device-to-device)
     double write_noise_sigma = 0;  ///< Gaussian write error, in units of one level step
     double drift_nu = 0;           ///< drift exponent: G(t) = G0 * (t / t0)^-nu
@@ -150,7 +150,7 @@ struct AreaConfig {
 struct CimConfig {
     std::string name;
     CrossbarConfig crossbar;
-    DeviceConfig device;
+    NonidealityConfig nonideality;
     DataConfig data;
     OrganisationConfig organisation;
     ProgrammingConfig programming;

@@ -8,7 +8,7 @@
 namespace sim::cim {
 
 CrossbarArray::CrossbarArray(const CrossbarConfig& xb,
-                             const DeviceConfig& device,
+                             const NonidealityConfig& nonideality,
                              uint32_t used_rows,
                              uint32_t used_columns,
                              const std::vector<uint32_t>& levels,
@@ -23,8 +23,9 @@ CrossbarArray::CrossbarArray(const CrossbarConfig& xb,
     const double level_step = (g_on - g_off) / xb.levels();
     g_off_ref_ = g_off / level_step;
     const double drift =
-        device.time_since_programming_s > device.drift_t0_s
-            ? std::pow(device.time_since_programming_s / device.drift_t0_s, -device.drift_nu)
+        nonideality.time_since_programming_s > nonideality.drift_t0_s
+            ? std::pow(nonideality.time_since_programming_s / nonideality.drift_t0_s,
+                       -nonideality.drift_nu)
             : 1.0;
     std::normal_distribution<double> normal(0.0, 1.0);
     g_.assign(size_t{rows_} * columns_, 0.0);
@@ -36,10 +37,10 @@ CrossbarArray::CrossbarArray(const CrossbarConfig& xb,
             const double z_variation = normal(rng);
             const double z_write = normal(rng);
             double g = g_off + level * level_step;
-            g *= std::exp(device.variation_sigma * z_variation);
-            g += device.write_noise_sigma * z_write * level_step;
+            g *= std::exp(nonideality.variation_sigma * z_variation);
+            g += nonideality.write_noise_sigma * z_write * level_step;
             g = std::max(g, 0.0) * drift;
-            const double series = device.wire_resistance_ohm * ((j + 1.0) + (xb.rows - i));
+            const double series = nonideality.wire_resistance_ohm * ((j + 1.0) + (xb.rows - i));
             g /= 1.0 + g * series;
             g_[size_t{j} * rows_ + i] = g / level_step;
         }
@@ -50,7 +51,7 @@ CrossbarArray::CrossbarArray(const CrossbarConfig& xb,
     drive_.resize(xb.dac_max() + 1);
     for (uint32_t c = 0; c <= xb.dac_max(); ++c) {
         const double v = c / dac_max;  // in units of V_read
-        const double k = device.nonlinearity;
+        const double k = nonideality.nonlinearity;
         drive_[c] = (k > 0 ? std::sinh(k * v) / k : v) * dac_max;
     }
     const double largest_sum =

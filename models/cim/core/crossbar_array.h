@@ -37,7 +37,7 @@ class CrossbarArray {
     /// levels: used_rows x used_columns cell levels, row-major. Cells outside the used block
     /// stay at G_off and see no input or ADC. Throws std::invalid_argument on a bad shape.
     CrossbarArray(const CrossbarConfig& xb,
-                  const DeviceConfig& device,
+                  const NonidealityConfig& nonideality,
                   uint32_t used_rows,
                   uint32_t used_columns,
                   const std::vector<uint32_t>& levels,
@@ -57,10 +57,10 @@ class CrossbarArray {
   private:
     uint32_t rows_;
     uint32_t columns_;
-    std::vector<double> g_;      // column-major effective conductance / level step
-    std::vector<double> drive_;  // per input code: cell current factor in input steps
+    std::vector<double> g_;                  // column-major effective conductance / level step
+    std::vector<double> drive_;              // per input code: cell current factor in input steps
     mutable std::vector<double> drive_row_;  // scratch: drive_ of this cycle's codes
-    double g_off_ref_;           // nominal G_off / level step (the reference column)
+    double g_off_ref_;                       // nominal G_off / level step (the reference column)
     double step_;
     double max_code_;
 };

@@ -30,21 +30,21 @@ TEST(CimParams, PresetsLoad) {
     const CimConfig t = load_cim_config(sim::testing::source_path("configs/cim/teaching.yaml"), {});
     EXPECT_EQ(t.crossbar.rows, 32u);
     EXPECT_EQ(t.crossbar.sign, SignEncoding::Differential);
-    EXPECT_DOUBLE_EQ(t.device.time_since_programming_s, 86400);
+    EXPECT_DOUBLE_EQ(t.nonideality.time_since_programming_s, 86400);
     EXPECT_DOUBLE_EQ(t.energy.adc_conversion_j, 1.5625e-12);  // inherited through extends
 }
 
 TEST(CimParams, OverridesApply) {
     EXPECT_EQ(isaac({"crossbar.adc_bits=6"}).crossbar.adc_bits, 6u);
-    EXPECT_DOUBLE_EQ(isaac({"device.drift_t0=10s"}).device.drift_t0_s, 10);
+    EXPECT_DOUBLE_EQ(isaac({"nonideality.drift_t0=10s"}).nonideality.drift_t0_s, 10);
 }
 
 TEST(CimParams, BadValuesNameTheirKeyAndFileLine) {
     EXPECT_THAT(config_error([] { isaac({"crossbar.rowz=3"}); }),
                 AllOf(HasSubstr("crossbar.rowz"), HasSubstr("unknown key"),
                       HasSubstr("did you mean 'rows'")));
-    EXPECT_THAT(config_error([] { isaac({"device.variation_sigma=-0.1"}); }),
-                AllOf(HasSubstr("device.variation_sigma"), HasSubstr("must not be negative")));
+    EXPECT_THAT(config_error([] { isaac({"nonideality.variation_sigma=-0.1"}); }),
+                AllOf(HasSubstr("nonideality.variation_sigma"), HasSubstr("must not be negative")));
     EXPECT_THAT(config_error([] { isaac({"crossbar.rows=0"}); }),
                 AllOf(HasSubstr("crossbar.rows"), HasSubstr("from 1 to 4096")));
     EXPECT_THAT(config_error([] { isaac({"crossbar.columns_per_adc=3"}); }),
@@ -63,9 +63,9 @@ TEST(CimParams, BadValuesNameTheirKeyAndFileLine) {
     sim::testing::TempDir dir;
     const std::string path =
         dir.write("bad.yaml", "extends: " + sim::testing::source_path("configs/cim/isaac.yaml") +
-                                  "\ndevice:\n  wire_resistance_ohm: -2\n");
+                                  "\nnonideality:\n  wire_resistance_ohm: -2\n");
     EXPECT_THAT(config_error([&] { load_cim_config(path, {}); }),
-                AllOf(HasSubstr("bad.yaml:3:"), HasSubstr("device.wire_resistance_ohm")));
+                AllOf(HasSubstr("bad.yaml:3:"), HasSubstr("nonideality.wire_resistance_ohm")));
 }
 
 }  // namespace

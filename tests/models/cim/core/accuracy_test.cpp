@@ -56,7 +56,7 @@ TEST(RunMlp, IdealChipOnlyCarriesTheQuantisationError) {
     EXPECT_GT(a.end_to_end.effective_bits(), 5.0);
     EXPECT_LT(a.end_to_end.effective_bits(), 10.0);
     // Non-idealities make it worse, deterministically.
-    c.device.variation_sigma = 0.1;
+    c.nonideality.variation_sigma = 0.1;
     const MlpAccuracy noisy = run_mlp(c, layers, in, 1);
     EXPECT_GT(noisy.layers[0].vs_integer.rms_error, 0.0);
     EXPECT_GT(noisy.end_to_end.rms_error, a.end_to_end.rms_error);

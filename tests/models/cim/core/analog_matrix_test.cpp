@@ -105,34 +105,34 @@ void expect_monotonic(const char* what,
 
 TEST(AnalogMatrix, EachNonIdealityRaisesTheErrorWithItsMagnitude) {
     expect_monotonic("variation_sigma",
-                     [](CimConfig& c, double v) { c.device.variation_sigma = v; },
+                     [](CimConfig& c, double v) { c.nonideality.variation_sigma = v; },
                      {0, 0.02, 0.05, 0.1, 0.2});
     expect_monotonic("write_noise_sigma",
-                     [](CimConfig& c, double v) { c.device.write_noise_sigma = v; },
+                     [](CimConfig& c, double v) { c.nonideality.write_noise_sigma = v; },
                      {0, 0.1, 0.2, 0.4, 0.8});
     expect_monotonic("drift time",
                      [](CimConfig& c, double v) {
-                         c.device.drift_nu = 0.02;
-                         c.device.time_since_programming_s = v;
+                         c.nonideality.drift_nu = 0.02;
+                         c.nonideality.time_since_programming_s = v;
                      },
                      {1, 10, 1e3, 1e5, 1e7});
     expect_monotonic("drift_nu",
                      [](CimConfig& c, double v) {
-                         c.device.drift_nu = v;
-                         c.device.time_since_programming_s = 86400;
+                         c.nonideality.drift_nu = v;
+                         c.nonideality.time_since_programming_s = 86400;
                      },
                      {0, 0.005, 0.01, 0.02, 0.05});
     expect_monotonic("wire_resistance_ohm",
-                     [](CimConfig& c, double v) { c.device.wire_resistance_ohm = v; },
+                     [](CimConfig& c, double v) { c.nonideality.wire_resistance_ohm = v; },
                      {0, 4, 8, 16, 32});
-    expect_monotonic("nonlinearity", [](CimConfig& c, double v) { c.device.nonlinearity = v; },
+    expect_monotonic("nonlinearity", [](CimConfig& c, double v) { c.nonideality.nonlinearity = v; },
                      {0, 0.4, 0.6, 0.8, 1.2});
     expect_monotonic("fewer ADC bits",
                      [](CimConfig& c, double v) { c.crossbar.adc_bits = uint32_t(v); },
                      {7, 6, 5, 4});
     // A lower on/off ratio matters through the variation of the off cells.
     CimConfig varied = small_config();
-    varied.device.variation_sigma = 0.05;
+    varied.nonideality.variation_sigma = 0.05;
     expect_monotonic(
         "lower on_off_ratio", [](CimConfig& c, double v) { c.crossbar.on_off_ratio = v; },
         {1000, 100, 30, 10, 3}, varied);
@@ -140,8 +140,8 @@ TEST(AnalogMatrix, EachNonIdealityRaisesTheErrorWithItsMagnitude) {
 
 TEST(AnalogMatrix, SameSeedGivesIdenticalResultsAndAnotherSeedDoesNot) {
     CimConfig c = small_config();
-    c.device.variation_sigma = 0.05;
-    c.device.write_noise_sigma = 0.1;
+    c.nonideality.variation_sigma = 0.05;
+    c.nonideality.write_noise_sigma = 0.1;
     const RandomOperands ops(c, 1, 64, 12, 3);
     std::vector<double> a, b, other;
     AnalogMatrix(c, 64, 12, ops.weights, 42).multiply(ops.inputs[0], a);
