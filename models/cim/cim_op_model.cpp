@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/cim/cim_op_model.h"
 
+#include "models/cim/core/op_shape.h"
+
 #include <systemc>
 
 #include <cmath>
@@ -31,30 +33,13 @@ CimOpModel::Stats::Stats(StatGroup& g)
 }
 
 CimOpModel::CimOpModel(const CimConfig& cfg, StatGroup& stats, EngineSet& engines)
-    : cfg_(cfg), peak_(peak_figures(cfg_)), engine_(engines.get("kernel")), stats_(stats) {}
-
-GemmShape CimOpModel::shape_of(const Op& op) {
-    if (const auto* g = std::get_if<GemmParams>(&op.params)) {
-        if (g->batch != 1) {
-            throw std::invalid_argument(
-                "a batched GEMM multiplies activations by activations; its weights would have "
-                "to be rewritten for every batch");
-        }
-        return {g->m, g->k, g->n};
-    }
-    if (const auto* c = std::get_if<Conv2dParams>(&op.params)) {
-        if (c->groups != 1)
-            throw std::invalid_argument("grouped convolutions are not mapped (groups = 1 only)");
-        return {c->batch * c->out_height() * c->out_width(),
-                c->kernel_h * c->kernel_w * c->in_channels, c->out_channels};
-    }
-    throw std::invalid_argument("only gemm and conv2d operators run on the crossbars");
+    : cfg_(cfg), peak_(peak_figures(cfg_)), engine_(engines.get("kernel")), stats_(stats) {
+    cfg_.validate();
 }
 
 std::string CimOpModel::why_unsupported(const Op& op) const {
     try {
-        const GemmShape g = shape_of(op);
-        if (g.m == 0 || g.k == 0 || g.n == 0) return "a dimension is zero";
+        map_gemm(cfg_, gemm_shape_of(op));
     } catch (const std::invalid_argument& e) {
         return e.what();
     }
@@ -66,7 +51,7 @@ bool CimOpModel::supports(const Op& op) const {
 }
 
 OpResult CimOpModel::execute(const Op& op) {
-    const GemmShape g = shape_of(op);
+    const GemmShape g = gemm_shape_of(op);
     const LayerMapping map = map_gemm(cfg_, g);
     const LayerTiming t = time_gemm(cfg_, g, map);
     const Breakdown energy = layer_energy(cfg_, map, t);

@@ -27,9 +27,6 @@ class CimOpModel : public OpModel {
     std::string why_unsupported(const Op& op) const override;
     OpResult execute(const Op& op) override;
 
-    /// The GEMM an operator maps to; throws std::invalid_argument when unsupported.
-    static GemmShape shape_of(const Op& op);
-
   private:
     struct Stats {
         Counter& layers;

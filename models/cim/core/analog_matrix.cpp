@@ -16,6 +16,7 @@ AnalogMatrix::AnalogMatrix(const CimConfig& cfg,
       layout_(weight_layout(cfg.crossbar, cfg.data)),
       k_(k),
       n_(n) {
+    cfg.validate();
     if (k == 0 || n == 0 || weights.size() != size_t{k} * n)
         throw std::invalid_argument("AnalogMatrix: weights are not k x n");
     for (int64_t w : weights) {

@@ -21,7 +21,8 @@ namespace sim::cim {
 class AnalogMatrix {
   public:
     /// weights: k x n, row-major, each |w| <= 2^(weight_bits-1) - 1. The seed fixes every
-    /// device draw. Throws std::invalid_argument on a bad shape or weight.
+    /// device draw. Throws InvalidParam on an invalid cfg, std::invalid_argument on a bad
+    /// shape or weight.
     AnalogMatrix(const CimConfig& cfg,
                  uint32_t k,
                  uint32_t n,

@@ -34,6 +34,12 @@ GemmShape conv_as_gemm(uint64_t batch,
 
 LayerMapping map_gemm(const CimConfig& cfg, const GemmShape& g) {
     if (g.m == 0 || g.k == 0 || g.n == 0) throw std::invalid_argument("map_gemm: zero dimension");
+    // Keeps cell counts (K x N x columns per weight) well inside 64 bits.
+    constexpr uint64_t kMostDimension = uint64_t{1} << 32;
+    if (g.m > kMostDimension || g.k > kMostDimension || g.n > kMostDimension ||
+        g.k * g.n > (uint64_t{1} << 52)) {
+        throw std::invalid_argument("map_gemm: layer too large to map (K x N above 2^52)");
+    }
     const CrossbarConfig& xb = cfg.crossbar;
     const OrganisationConfig& org = cfg.organisation;
     LayerMapping m;

@@ -47,7 +47,7 @@ struct LayerMapping {
     uint64_t max_columns_per_crossbar = 0;  ///< used columns of the fullest crossbar
 };
 
-/// Throws std::invalid_argument on a zero dimension.
+/// Throws std::invalid_argument on a zero dimension or a layer too large to count in 64 bits.
 LayerMapping map_gemm(const CimConfig& cfg, const GemmShape& g);
 
 /// Event counts and time of one layer. Times are computed from counts, not by stepping cells:

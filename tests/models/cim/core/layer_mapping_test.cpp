@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "models/cim/core/energy_area.h"
+#include "models/cim/core/op_shape.h"
 #include "tests/models/cim/cim_test_config.h"
 
 namespace sim::cim {
@@ -89,6 +90,43 @@ TEST(LayerMapping, ConvolutionLowersToGemmByIm2col) {
     EXPECT_EQ(g.n, 128u);
     EXPECT_EQ(conv_as_gemm(1, 3, 224, 224, 64, 7, 2, 3).m, 112u * 112);
     EXPECT_THROW(conv_as_gemm(1, 3, 2, 2, 4, 5, 1, 0), std::invalid_argument);
+}
+
+TEST(LayerMapping, TraceGemmsAndConvsMapWhileBatchedAndGroupedOpsDoNot) {
+    Op gemm;
+    gemm.kind = OpKind::Gemm;
+    gemm.params = GemmParams{64, 32, 128};  // m, n, k
+    const GemmShape g = gemm_shape_of(gemm);
+    EXPECT_EQ(g.m, 64u);
+    EXPECT_EQ(g.k, 128u);
+    EXPECT_EQ(g.n, 32u);
+    Conv2dParams c;
+    c.batch = 2;
+    c.in_channels = 16;
+    c.out_channels = 8;
+    c.height = c.width = 10;
+    c.kernel_h = 3;
+    c.kernel_w = 5;
+    c.padding = 1;
+    Op conv;
+    conv.kind = OpKind::Conv2d;
+    conv.params = c;
+    const GemmShape cg = gemm_shape_of(conv);
+    EXPECT_EQ(cg.m, 2u * 10 * 8);  // output 10 x 8
+    EXPECT_EQ(cg.k, 3u * 5 * 16);
+    EXPECT_EQ(cg.n, 8u);
+    Op batched = gemm;
+    batched.params = GemmParams{64, 32, 128, 4};
+    EXPECT_THROW(gemm_shape_of(batched), std::invalid_argument);
+    c.groups = 2;
+    conv.params = c;
+    EXPECT_THROW(gemm_shape_of(conv), std::invalid_argument);
+    Op softmax;
+    softmax.kind = OpKind::Softmax;
+    softmax.params = RowParams{4, 4};
+    EXPECT_THROW(gemm_shape_of(softmax), std::invalid_argument);
+    EXPECT_THROW(map_gemm(small_config(), {1, uint64_t{1} << 30, uint64_t{1} << 30}),
+                 std::invalid_argument);
 }
 
 TEST(LayerMapping, ProgrammingCostWorkedByHand) {
