@@ -27,6 +27,7 @@ OPS_COLUMNS = [
     "index", "name", "kind", "stream", "dtype", "unit", "fidelity", "model",
     "start_us", "time_us", "flops", "bytes", "intensity", "achieved_tflops",
     "achieved_gbps", "roof_tflops", "flop_util", "bw_util", "bound",
+    "energy_j", "compute_j", "data_movement_j", "static_j", "power_w", "tflops_per_w",
 ]
 # Columns the plotting tools cannot do without; the others are optional.
 REQUIRED_COLUMNS = [
@@ -35,6 +36,7 @@ REQUIRED_COLUMNS = [
 NUMERIC_COLUMNS = {
     "index", "stream", "start_us", "time_us", "flops", "bytes", "intensity",
     "achieved_tflops", "achieved_gbps", "roof_tflops", "flop_util", "bw_util",
+    "energy_j", "compute_j", "data_movement_j", "static_j", "power_w", "tflops_per_w",
 }
 
 

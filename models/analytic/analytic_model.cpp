@@ -24,10 +24,12 @@ AnalyticModel::Stats::Stats(StatGroup& g)
           g.add_scalar("copy_engine_busy", "s", "time the host copy engine was busy")) {}
 
 AnalyticModel::AnalyticModel(const hw::HardwareParams& hw,
+                             const energy::EnergyParams& energy,
                              StatGroup& stats,
                              std::shared_ptr<spdlog::logger> log,
                              EngineSet& engines)
     : hw_(hw),
+      energy_(energy.table),
       log_(std::move(log)),
       core_(hw_),
       compute_engine_(engines.get("kernel")),
@@ -97,6 +99,8 @@ OpResult AnalyticModel::execute(const Op& op) {
     r.bound = timing.bound;
     r.fidelity = Fidelity::Analytic;
     r.model = "gpu.analytic";
+    r.energy = energy::charge(energy_, cost);
+    r.static_power = energy_.static_power;
     return r;
 }
 

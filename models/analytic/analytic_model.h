@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "models/analytic/core/roofline.h"
+#include "models/energy/energy_params.h"
 #include "models/hw/hw_params.h"
 #include "sim/core/timeline.h"
 #include "sim/registry/op_model.h"
@@ -23,6 +24,7 @@ namespace sim::analytic {
 class AnalyticModel final : public OpModel {
   public:
     AnalyticModel(const hw::HardwareParams& hw,
+                  const energy::EnergyParams& energy,
                   StatGroup& stats,
                   std::shared_ptr<spdlog::logger> log,
                   EngineSet& engines);
@@ -35,6 +37,7 @@ class AnalyticModel final : public OpModel {
     Timeline& engine_for(ComputeUnit unit);
 
     const hw::HardwareParams hw_;
+    const energy::EnergyTable energy_;
     std::shared_ptr<spdlog::logger> log_;
     RooflineCore core_;
     Timeline& compute_engine_;

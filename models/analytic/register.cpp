@@ -17,9 +17,10 @@ void register_analytic(Registry& r) {
                  "one kernel at a time, collectives and host copies on their own engines",
                  "gpu", Fidelity::Analytic, all_op_kinds(),
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-                     return std::make_unique<AnalyticModel>(hw::HardwareParams::from_config(ctx.hw),
-                                                            ctx.stats, ctx.logging.get("analytic"),
-                                                            ctx.engines);
+                     const auto hw = hw::HardwareParams::from_config(ctx.hw);
+                     return std::make_unique<AnalyticModel>(
+                         hw, energy::EnergyParams::from_config(ctx.hw, hw), ctx.stats,
+                         ctx.logging.get("analytic"), ctx.engines);
                  }});
 }
 

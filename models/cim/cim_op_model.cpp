@@ -85,6 +85,18 @@ OpResult CimOpModel::execute(const Op& op) {
     r.bound = bound == "buffer" ? "memory" : bound == "network" ? "network" : "compute";
     r.fidelity = Fidelity::Cycle;
     r.model = "cim.crossbar";
+    // The engine's energy classes: the analogue MVM and its converters (and any weight
+    // rewrites) are compute; buffers and tile logic are on-chip SRAM; the router is the link;
+    // the off-chip I/O is the host link. The always-on blocks are charged here, on the tiles
+    // the layer occupies, so the device reports no separate static power.
+    r.energy.compute = energy[Component::Cells] + energy[Component::Dac] +
+                       energy[Component::SampleHold] + energy[Component::Adc] +
+                       energy[Component::ShiftAdd] + energy[Component::Programming];
+    r.energy.sram = energy[Component::ImaBuffers] + energy[Component::TileBuffer] +
+                    energy[Component::TileDigital];
+    r.energy.link = energy[Component::Network];
+    r.energy.host = energy[Component::ChipIo];
+    r.static_power = 0;
     return r;
 }
 

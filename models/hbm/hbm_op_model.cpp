@@ -3,6 +3,7 @@
 
 #include <systemc>
 
+#include "models/hbm/hbm_stats.h"
 #include "sim/time/clock_domain.h"
 
 namespace sim::hbm {
@@ -19,8 +20,13 @@ HbmOpModel::Stats::Stats(StatGroup& g)
           "bandwidth_utilisation", "ratio", "achieved / peak HBM bandwidth per op")),
       read_latency(g.add_distribution("read_latency_mean", "ns", "mean read latency per op")) {}
 
-HbmOpModel::HbmOpModel(const HbmParams& params, StatGroup& stats, EngineSet& engines, uint64_t seed)
+HbmOpModel::HbmOpModel(const HbmParams& params,
+                       double static_power,
+                       StatGroup& stats,
+                       EngineSet& engines,
+                       uint64_t seed)
     : params_(params),
+      static_power_(static_power),
       granule_bytes_(HbmSystem(params.core).max_request_bytes()),
       engine_(engines.get("kernel")),
       seed_(seed),
@@ -95,6 +101,8 @@ OpResult HbmOpModel::execute(const Op& op) {
     res.bound = "memory";
     res.fidelity = Fidelity::Cycle;
     res.model = "gpu.hbm";
+    res.energy.dram = hbm_energy(params_, system);  // every ACT, data bit and REF, counted
+    res.static_power = static_power_;
     return res;
 }
 

@@ -17,7 +17,12 @@ class HbmOpModel final : public OpModel {
   public:
     /// Memory-system ops occupy the device's "kernel" engine, which kernels share: HBM
     /// bandwidth is never booked twice.
-    HbmOpModel(const HbmParams& params, StatGroup& stats, EngineSet& engines, uint64_t seed);
+    /// static_power: the device's, W (from its energy tables), reported with each op.
+    HbmOpModel(const HbmParams& params,
+               double static_power,
+               StatGroup& stats,
+               EngineSet& engines,
+               uint64_t seed);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
     std::string why_unsupported(const Op& op) const override;
@@ -27,6 +32,7 @@ class HbmOpModel final : public OpModel {
     TrafficParams traffic_of(const Op& op) const;
 
     HbmParams params_;
+    double static_power_;
     uint32_t granule_bytes_;
     Timeline& engine_;
     uint64_t seed_;

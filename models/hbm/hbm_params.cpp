@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/hbm/hbm_params.h"
 
+#include "models/energy/energy_params.h"
+
 #include <cctype>
 #include <cmath>
 
@@ -182,11 +184,7 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
         map.fail("layout", e.what());
     }
 
-    const ConfigNode en = hbm.child("energy");
-    en.get_quantity("activate", Dimension::Energy, p.energy.activate);
-    en.get_quantity("read_per_bit", Dimension::Energy, p.energy.read_per_bit);
-    en.get_quantity("write_per_bit", Dimension::Energy, p.energy.write_per_bit);
-    en.get_quantity("refresh", Dimension::Energy, p.energy.refresh);
+    p.energy = energy::read_hbm_energy(hbm.child("energy"));
     return p;
 }
 

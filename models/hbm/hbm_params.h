@@ -5,18 +5,14 @@
 // rate divided by the data beats per clock (DDR HBM2e: 2; HBM3/3e: 4).
 #pragma once
 
+#include "models/energy/core/energy_table.h"
 #include "models/hbm/core/hbm_system.h"
 #include "sim/config/config_node.h"
 
 namespace sim::hbm {
 
-/// Energy per event (J).
-struct HbmEnergy {
-    double activate = 0;       ///< one ACT + its PRE
-    double read_per_bit = 0;   ///< array read + TSV + PHY, per data bit
-    double write_per_bit = 0;  ///< per data bit
-    double refresh = 0;        ///< one all-bank REF of one pseudo-channel
-};
+/// Energy per event, J: the device's entry in the energy tables (models/energy).
+using energy::HbmEnergy;
 
 struct HbmParams {
     HbmCoreConfig core;

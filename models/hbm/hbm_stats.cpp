@@ -40,6 +40,13 @@ double energy_of(const HbmParams& p, const ChannelCounters& c) {
 
 }  // namespace
 
+double hbm_energy(const HbmParams& params, const HbmSystem& system) {
+    double joules = 0;
+    for (size_t i = 0; i < system.pseudo_channel_count(); ++i)
+        joules += energy_of(params, system.pseudo_channel(i).counters());
+    return joules;
+}
+
 void publish_hbm_run(StatGroup& g,
                      const HbmParams& params,
                      const HbmSystem& system,

@@ -10,6 +10,9 @@
 
 namespace sim::hbm {
 
+/// Energy the run's events cost: ACTs, data bits read and written, REFs (J).
+double hbm_energy(const HbmParams& params, const HbmSystem& system);
+
 void publish_hbm_run(StatGroup& g,
                      const HbmParams& params,
                      const HbmSystem& system,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/hbm/register.h"
 
+#include "models/energy/energy_params.h"
 #include "models/hbm/hbm_op_model.h"
 #include "models/hbm/hbm_params.h"
 #include "sim/registry/registry.h"
@@ -32,7 +33,10 @@ void register_hbm(Registry& r) {
                  Fidelity::Cycle,
                  {OpKind::DramTraffic, OpKind::Memcpy},
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-                     return std::make_unique<HbmOpModel>(HbmParams::from_config(ctx.hw), ctx.stats,
+                     const auto hw = hw::HardwareParams::from_config(ctx.hw);
+                     const auto energy = energy::EnergyParams::from_config(ctx.hw, hw);
+                     return std::make_unique<HbmOpModel>(HbmParams::from_config(ctx.hw),
+                                                         energy.table.static_power, ctx.stats,
                                                          ctx.engines, ctx.seed);
                  }});
     r.add_command({"hbm", "drive the cycle-level HBM model with a traffic pattern (--help)",

@@ -26,13 +26,24 @@ std::string field(const std::string& s) {
     return out + "\"";
 }
 
+// Energy of one op: its dynamic energy plus static power over its own duration (the run's
+// static energy in stats.json counts overlapping ops once), power and achieved efficiency.
+std::string energy_columns(const OpResult& r, double seconds) {
+    const double static_joules = r.static_power * seconds;
+    const double total = r.energy.dynamic() + static_joules;
+    return num(total) + ',' + num(r.energy.compute) + ',' + num(r.energy.data_movement()) + ',' +
+           num(static_joules) + ',' + (seconds > 0 ? num(total / seconds) : "") + ',' +
+           (total > 0 ? num(r.cost.flops / total / 1e12) : "");
+}
+
 }  // namespace
 
 std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& results) {
     SIM_ASSERT(trace.ops.size() == results.size(), "one result per op");
     std::string out =
         "index,name,kind,stream,dtype,unit,fidelity,model,start_us,time_us,flops,bytes,"
-        "intensity,achieved_tflops,achieved_gbps,roof_tflops,flop_util,bw_util,bound\n";
+        "intensity,achieved_tflops,achieved_gbps,roof_tflops,flop_util,bw_util,bound,"
+        "energy_j,compute_j,data_movement_j,static_j,power_w,tflops_per_w\n";
     for (size_t i = 0; i < results.size(); ++i) {
         const Op& op = trace.ops[i];
         const OpResult& r = results[i];
@@ -54,7 +65,7 @@ std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& resu
                (r.roof_flops > 0 ? num(r.roof_flops / 1e12) : "") + ',' +
                (r.roof_flops > 0 ? num(flops_rate / r.roof_flops) : "") + ',' +
                (r.roof_bandwidth > 0 ? num(byte_rate / r.roof_bandwidth) : "") + ',' + r.bound +
-               '\n';
+               ',' + energy_columns(r, seconds) + '\n';
     }
     return out;
 }

@@ -31,6 +31,29 @@ int fidelity_rank(Fidelity f) {
     return 3;
 }
 
+// The run's energy: what the operators caused, plus static power over the simulated time.
+void publish_energy(
+    StatGroup& g, const EnergyBreakdown& e, double static_power, double sim_seconds, double flops) {
+    const double static_joules = static_power * sim_seconds;
+    const double total = e.dynamic() + static_joules;
+    g.add_scalar("compute", "J", "arithmetic and register-file operand traffic").set(e.compute);
+    g.add_scalar("sram", "J", "L1 / shared-memory traffic").set(e.sram);
+    g.add_scalar("l2", "J", "L2 traffic").set(e.l2);
+    g.add_scalar("dram", "J", "device memory: activations, data bits, refresh").set(e.dram);
+    g.add_scalar("link", "J", "bits sent on the device's links").set(e.link);
+    g.add_scalar("host", "J", "bits over the host link").set(e.host);
+    g.add_scalar("data_movement", "J", "sram + l2 + dram + link + host").set(e.data_movement());
+    g.add_scalar("dynamic", "J", "compute + data movement").set(e.dynamic());
+    g.add_scalar("static", "J", "static power x simulated time").set(static_joules);
+    g.add_scalar("total", "J", "dynamic + static").set(total);
+    g.add_scalar("data_movement_share", "ratio", "data movement / dynamic energy")
+        .set(e.dynamic() > 0 ? e.data_movement() / e.dynamic() : 0.0);
+    g.add_scalar("average_power", "W", "total energy / simulated time")
+        .set(sim_seconds > 0 ? total / sim_seconds : 0.0);
+    g.add_scalar("tflops_per_watt", "TFLOP/s/W", "achieved: all FLOPs / total energy / 1e12")
+        .set(total > 0 ? flops / total / 1e12 : 0.0);
+}
+
 // Per-run aggregates derived from the per-op results (after the simulation, off the hot path).
 void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpResult>& results) {
     TimePs end{0};
@@ -40,8 +63,10 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
         "op_intensity", "FLOP/B", "arithmetic intensity of operators that touch device memory");
     struct Slice {
         uint64_t ops = 0;
-        double seconds = 0, flops = 0, bytes = 0;
+        double seconds = 0, flops = 0, bytes = 0, joules = 0;
     };
+    EnergyBreakdown energy;
+    double static_power = 0;
     std::map<std::string, Slice> by_kind, by_bound;
     for (size_t i = 0; i < results.size(); ++i) {
         const OpResult& r = results[i];
@@ -50,6 +75,8 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
         dram += r.cost.dram_bytes;
         wire += r.cost.wire_bytes;
         host += r.cost.host_bytes;
+        energy += r.energy;
+        static_power = std::max(static_power, r.static_power);
         const double seconds = to_seconds(r.end - r.start);
         op_time.sample(seconds);
         if (r.cost.dram_bytes > 0 && r.cost.unit != ComputeUnit::Network) {
@@ -60,6 +87,7 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
             slice->seconds += seconds;
             slice->flops += r.cost.flops;
             slice->bytes += r.cost.dram_bytes;
+            slice->joules += r.energy.dynamic();
         }
     }
     const double sim_seconds = to_seconds(end);
@@ -90,8 +118,11 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
             k.add_scalar("flops", "FLOP", "FLOPs " + what + " " + name).set(s.flops);
             k.add_scalar("dram_bytes", "B", "device-memory bytes " + what + " " + name)
                 .set(s.bytes);
+            k.add_scalar("energy", "J", "dynamic energy of operators " + what + " " + name)
+                .set(s.joules);
         }
     };
+    publish_energy(run.add_group("energy"), energy, static_power, sim_seconds, flops);
     publish_slices(run.add_group("by_kind"), by_kind, "of kind");
     publish_slices(run.add_group("by_bound"), by_bound, "bound by");
 }

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/core/energy.h"
 #include "sim/core/types.h"
 #include "sim/trace/op.h"
 #include "sim/trace/op_cost.h"
@@ -38,7 +39,12 @@ struct OpResult {
     double roof_bandwidth = 0;  ///< peak B/s of the memory or link its bytes crossed
     std::string bound;          ///< compute, memory, network, host or launch
     Fidelity fidelity = Fidelity::Analytic;
-    std::string model;  ///< registry name of the model that ran it
+    std::string model;       ///< registry name of the model that ran it
+    EnergyBreakdown energy;  ///< dynamic energy the operator caused
+    /// Static power of the device it ran on, W. It is charged over time (the run's static
+    /// energy is this × simulated time), not per operator, so overlapping ops are not
+    /// charged twice.
+    double static_power = 0;
 };
 
 class OpModel {

@@ -3,6 +3,8 @@
 // plus one line here.
 #include "models/analytic/analytic_model.h"
 #include "models/cim/register.h"
+#include "models/economics/register.h"
+#include "models/energy/register.h"
 #include "models/hbm/register.h"
 #include "sim/registry/registry.h"
 
@@ -11,6 +13,8 @@ namespace sim {
 void register_all(Registry& r) {
     analytic::register_analytic(r);
     hbm::register_hbm(r);
+    energy::register_energy(r);
+    economics::register_economics(r);
     cim::register_cim(r);
 }
 

@@ -140,6 +140,10 @@ TEST(CimCli, TraceGemmsRunOnTheCimDevice) {
     ASSERT_FALSE(m.empty());
     // gemm_4096 and larger exceed the 16128 crossbars: more than one weight load each.
     EXPECT_GT(value(m.begin().value()["passes"]), 9);
+    // The run's energy is the model's energy per component, regrouped.
+    EXPECT_NEAR(value(s["run"]["energy"]["total"]), value(m.begin().value()["energy"]["total"]),
+                1e-9 * value(s["run"]["energy"]["total"]));
+    EXPECT_GT(value(s["run"]["energy"]["compute"]), value(s["run"]["energy"]["sram"]));
     // The validator prints the derived peaks; a layernorm has no crossbar to run on.
     EXPECT_THAT(wallsim("validate-config configs/cim/isaac.yaml", dir).out,
                 HasSubstr("hw.tops_per_w 0.627"));

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#include "models/economics/register.h"
+
+#include "models/economics/economics_params.h"
+#include "sim/registry/registry.h"
+
+namespace sim::economics {
+
+void register_economics(Registry& r) {
+    r.add_component({"economics",
+                     "purchase and cloud prices, depreciation, node size and power (wallsim cost)",
+                     "gpu", [](const ConfigNode& hw, StatGroup& stats) {
+                         EconomicsParams::from_config(hw).publish(stats);
+                     }});
+    r.add_command({"cost",
+                   "training cost: 6ND, GPU-hours at an MFU, rent vs own, electricity with PUE, "
+                   "carbon, side by side (--help)",
+                   run_cost_command});
+}
+
+}  // namespace sim::economics

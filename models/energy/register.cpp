@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#include "models/energy/register.h"
+
+#include "models/energy/energy_params.h"
+#include "sim/registry/registry.h"
+
+namespace sim::energy {
+
+void register_energy(Registry& r) {
+    r.add_component({"energy",
+                     "per-event energy tables: FMA by unit and dtype, register/SRAM/L2 bytes, "
+                     "HBM events and bits, link bits, static power (45 nm defaults, scaled)",
+                     "gpu", [](const ConfigNode& hw, StatGroup& stats) {
+                         const auto params = hw::HardwareParams::from_config(hw);
+                         EnergyParams::from_config(hw, params).publish(stats, params);
+                     }});
+}
+
+}  // namespace sim::energy
