@@ -138,7 +138,9 @@ int run_cim_command(const Registry& /*registry*/, const std::vector<std::string>
                  {"seed", seed},
                  {"overrides", overrides}};
     const auto peak = [&](const std::string& path) {
-        return dynamic_cast<const Scalar*>(stats.find("cim_peak." + path))->value();
+        const auto* stat = dynamic_cast<const Scalar*>(stats.find("cim_peak." + path));
+        SIM_ASSERT(stat != nullptr, "no scalar stat cim_peak." << path);
+        return stat->value();
     };
     std::printf("%s: %llu crossbars of %ux%u, %u-bit cells, %u-bit DAC, %u-bit ADC\n",
                 cfg.name.c_str(), static_cast<unsigned long long>(cfg.organisation.crossbars()),
