@@ -8,9 +8,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 
 #include "models/analytic/core/roofline.h"
+#include "models/cim/cim_params.h"
+#include "models/cim/core/analog_matrix.h"
+#include "models/cim/core/energy_area.h"
+#include "models/cim/core/layer_mapping.h"
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
 #include "sim/config/loader.h"
@@ -119,6 +124,50 @@ BENCHMARK(BM_HbmTraffic)
     ->Arg(static_cast<int>(sim::hbm::Pattern::Random))
     ->Arg(static_cast<int>(sim::hbm::Pattern::Strided))
     ->Unit(benchmark::kMillisecond);
+
+sim::cim::CimConfig isaac_config() {
+    return sim::cim::load_cim_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/cim/isaac.yaml",
+                                     {});
+}
+
+// Functional MVMs of one full 128 x 128 ISAAC crossbar (16 weights of 8 slices) with 16-bit
+// inputs: 16 read cycles of 16,384 cells, ADC, shift-and-add, per MVM.
+void BM_CimCrossbarMvm(benchmark::State& state) {
+    sim::cim::CimConfig cfg = isaac_config();
+    cfg.nonideality.variation_sigma = 0.02;
+    std::mt19937_64 rng(1);
+    std::uniform_int_distribution<int64_t> w(-32767, 32767);
+    std::uniform_int_distribution<uint64_t> x(0, 65535);
+    std::vector<int64_t> weights(128 * 16);
+    for (auto& v : weights)
+        v = w(rng);
+    const sim::cim::AnalogMatrix matrix(cfg, 128, 16, weights, 1);
+    std::vector<uint64_t> input(128);
+    for (auto& v : input)
+        v = x(rng);
+    std::vector<double> y;
+    for (auto _ : state) {
+        matrix.multiply(input, y);
+        benchmark::DoNotOptimize(y.data());
+    }
+    state.SetItemsProcessed(state.iterations());
+    state.SetLabel("MVMs/s = items_per_second");
+}
+BENCHMARK(BM_CimCrossbarMvm)->Unit(benchmark::kMicrosecond);
+
+// Mapping, timing and energy of a 4096 x 4096 x 4096 GEMM on the ISAAC chip (event counts,
+// no stepping).
+void BM_CimLayerMapAndTime(benchmark::State& state) {
+    const sim::cim::CimConfig cfg = isaac_config();
+    const sim::cim::GemmShape g{4096, 4096, 4096};
+    for (auto _ : state) {
+        const sim::cim::LayerMapping m = sim::cim::map_gemm(cfg, g);
+        const sim::cim::LayerTiming t = sim::cim::time_gemm(cfg, g, m);
+        benchmark::DoNotOptimize(sim::cim::layer_energy(cfg, m, t).total());
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CimLayerMapAndTime);
 
 }  // namespace
 

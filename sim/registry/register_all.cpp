@@ -2,6 +2,7 @@
 // The one list of everything wallsim can simulate. Adding a model is a folder under models/
 // plus one line here.
 #include "models/analytic/analytic_model.h"
+#include "models/cim/register.h"
 #include "models/economics/register.h"
 #include "models/energy/register.h"
 #include "models/hbm/register.h"
@@ -14,6 +15,7 @@ void register_all(Registry& r) {
     hbm::register_hbm(r);
     energy::register_energy(r);
     economics::register_economics(r);
+    cim::register_cim(r);
 }
 
 }  // namespace sim
