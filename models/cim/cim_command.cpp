@@ -4,15 +4,14 @@
 // component, weight-programming cost, and functional accuracy against floating point.
 #include <boost/program_options.hpp>
 
-#include <charconv>
 #include <cstdio>
-#include <iostream>
 
 #include "models/cim/cim_params.h"
 #include "models/cim/cim_stats.h"
 #include "models/cim/mlp_file.h"
 #include "models/cim/register.h"
 #include "sim/config/loader.h"
+#include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 
 namespace sim::cim {
@@ -20,23 +19,6 @@ namespace sim::cim {
 namespace po = boost::program_options;
 
 namespace {
-
-ConfigError option_error(const std::string& option, const std::string& message) {
-    return ConfigError({option, 0, 0}, "", message);
-}
-
-uint64_t whole_number(const std::string& option,
-                      const std::string& text,
-                      uint64_t least,
-                      uint64_t most) {
-    uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || v < least || v > most) {
-        throw option_error(option, "'" + text + "' is not a whole number from " +
-                                       std::to_string(least) + " to " + std::to_string(most));
-    }
-    return v;
-}
 
 // "a,b,c" with between least_count and most_count numbers, each in [least, 2^24].
 std::vector<uint64_t> number_list(const std::string& option,
@@ -50,7 +32,7 @@ std::vector<uint64_t> number_list(const std::string& option,
     while (true) {
         const size_t comma = text.find(',', start);
         const std::string part = text.substr(start, comma - start);
-        out.push_back(whole_number(option, part, least, uint64_t{1} << 24));
+        out.push_back(whole_number_option(option, part, least, uint64_t{1} << 24));
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
@@ -91,18 +73,11 @@ int run_cim_command(const Registry& /*registry*/, const std::vector<std::string>
         "largest M,K,N simulated functionally for the accuracy check of --gemm/--conv")(
         "seed", po::value(&seed_text)->default_value("1"), "seed of data and device draws")(
         "out", po::value(&out_dir), "write stats.json, stats.txt and resolved_config.yaml here");
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::cout << opts;
-            return 0;
-        }
-    }
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
-    po::notify(vm);
+    if (print_help_if_asked(opts, args)) return 0;
+    parse_options(args, opts);
     const int workloads = !gemm_text.empty() + !conv_text.empty() + !mlp_path.empty();
     if (workloads > 1) throw option_error("--gemm", "give at most one of --gemm, --conv, --mlp");
-    const uint64_t seed = whole_number("--seed", seed_text, 0, UINT64_MAX);
+    const uint64_t seed = whole_number_option("--seed", seed_text, 0, UINT64_MAX);
     const std::vector<uint64_t> sample =
         number_list("--sample", sample_text, 3, 3, 1, "three numbers M,K,N");
 

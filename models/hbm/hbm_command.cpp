@@ -3,8 +3,6 @@
 // and reports bandwidth, loaded latency, row-buffer behaviour, refresh share and energy.
 #include <boost/program_options.hpp>
 
-#include <charconv>
-#include <iostream>
 
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
@@ -20,20 +18,6 @@ namespace sim::hbm {
 namespace po = boost::program_options;
 
 namespace {
-
-// Boost.ProgramOptions wraps "-1" into a huge unsigned value; read counts as text instead.
-uint64_t count_option(const std::string& option,
-                      const std::string& text,
-                      uint64_t least,
-                      uint64_t most) {
-    uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || v < least || v > most) {
-        throw option_error(option, "'" + text + "' is not a whole number from " +
-                                       std::to_string(least) + " to " + std::to_string(most));
-    }
-    return v;
-}
 
 uint64_t size_option(const std::string& option, const std::string& text) {
     try {
@@ -78,10 +62,10 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
     tp.bytes = size_option("--bytes", bytes_text);
     tp.stride = size_option("--stride", stride_text);
     tp.request_bytes =
-        static_cast<uint32_t>(count_option("--request-bytes", request_text, 1, 1 << 20));
+        static_cast<uint32_t>(whole_number_option("--request-bytes", request_text, 1, 1 << 20));
     tp.outstanding =
-        static_cast<uint32_t>(count_option("--outstanding", outstanding_text, 1, 1 << 24));
-    tp.seed = count_option("--seed", seed_text, 0, UINT64_MAX);
+        static_cast<uint32_t>(whole_number_option("--outstanding", outstanding_text, 1, 1 << 24));
+    tp.seed = whole_number_option("--seed", seed_text, 0, UINT64_MAX);
     if (!offered_text.empty()) {
         try {
             tp.offered_bandwidth = parse_quantity(offered_text, Dimension::Bandwidth);

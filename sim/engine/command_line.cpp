@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sim/engine/command_line.h"
 
+#include <charconv>
 #include <iostream>
 
 namespace sim {
@@ -32,6 +33,19 @@ po::variables_map parse_options(const std::vector<std::string>& args,
 
 ConfigError option_error(const std::string& option, const std::string& message) {
     return ConfigError({option, 0, 0}, "", message);
+}
+
+uint64_t whole_number_option(const std::string& option,
+                             const std::string& text,
+                             uint64_t least,
+                             uint64_t most) {
+    uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || v < least || v > most) {
+        throw option_error(option, "'" + text + "' is not a whole number from " +
+                                       std::to_string(least) + " to " + std::to_string(most));
+    }
+    return v;
 }
 
 }  // namespace sim

@@ -26,4 +26,11 @@ boost::program_options::variables_map parse_options(
 /// A bad value of a command-line option, as the one-line error main prints.
 ConfigError option_error(const std::string& option, const std::string& message);
 
+/// A whole number in [least, most] given as text. Options are read as text because
+/// Boost.ProgramOptions turns "-1" into a huge unsigned value. Throws option_error.
+uint64_t whole_number_option(const std::string& option,
+                             const std::string& text,
+                             uint64_t least,
+                             uint64_t most);
+
 }  // namespace sim
