@@ -66,12 +66,16 @@ void merge_into(YAML::Node target,
     for (const auto& kv : overlay) {
         const std::string key = kv.first.Scalar();
         const std::string child_path = join(path, key);
-        YAML::Node existing = target[key];
-        if (existing.IsMap() && kv.second.IsMap()) {
-            merge_into(existing, kv.second, child_path, file, sources);
+        // Look the key up through a const node: the non-const operator[] of yaml-cpp adds a
+        // placeholder for a missing key, which would then shadow the key inserted below.
+        const YAML::Node& const_target = target;
+        const YAML::Node existing = const_target[key];
+        const bool present = existing.IsDefined();
+        if (present && existing.IsMap() && kv.second.IsMap()) {
+            merge_into(target[key], kv.second, child_path, file, sources);
         } else {
             // Insert the child's own nodes (not clones, which lose their file positions).
-            if (existing.IsDefined()) target.remove(key);
+            if (present) target.remove(key);
             target.force_insert(kv.first, kv.second);
             sources.emplace_back(child_path, file);
         }

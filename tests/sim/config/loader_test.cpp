@@ -34,6 +34,25 @@ TEST(Loader, ExtendsMergesKeyByKeyAndChildWins) {
     EXPECT_FALSE(ConfigNode::root_of(doc).has("extends"));
 }
 
+TEST(Loader, ExtendsAddsKeysTheParentDoesNotHaveAtAnyDepth) {
+    // A key new to a nested map used to be shadowed by a placeholder yaml-cpp created while
+    // looking it up, and read as missing.
+    testing::TempDir dir;
+    dir.write("base.yaml", "links:\n  nvlink:\n    bandwidth: 450GB/s\n");
+    const std::string child = dir.write(
+        "child.yaml", "extends: base.yaml\nnodes: 2\nlinks:\n  nic:\n    bandwidth: 50GB/s\n");
+    const ConfigNode root = ConfigNode::root_of(load_config(child));
+    uint32_t nodes = 0;
+    EXPECT_TRUE(root.get("nodes", nodes));
+    EXPECT_EQ(nodes, 2u);
+    const ConfigNode links = root.child("links");
+    ASSERT_TRUE(links.has("nic"));
+    ASSERT_TRUE(links.has("nvlink"));
+    double bw = 0;
+    EXPECT_TRUE(links.child("nic").get_quantity("bandwidth", Dimension::Bandwidth, bw));
+    EXPECT_DOUBLE_EQ(bw, 50e9);
+}
+
 TEST(Loader, OverridePrecedence_PresetThenFileThenSetInOrder) {
     testing::TempDir dir;
     dir.write("base.yaml", "hbm:\n  stacks: 5\n");
