@@ -5,6 +5,7 @@
 #include "models/economics/register.h"
 #include "models/energy/register.h"
 #include "models/hbm/register.h"
+#include "models/systolic/register.h"
 #include "sim/registry/registry.h"
 
 namespace sim {
@@ -14,6 +15,7 @@ void register_all(Registry& r) {
     hbm::register_hbm(r);
     energy::register_energy(r);
     economics::register_economics(r);
+    systolic::register_systolic(r);
 }
 
 }  // namespace sim

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// The `systolic:` section of a hardware file (device: systolic) read into ArrayParams, every
+// value checked at its file:line (configs/hw/README.md, "Systolic arrays").
+#pragma once
+
+#include <string>
+
+#include "models/systolic/core/array_params.h"
+#include "sim/config/config_node.h"
+
+namespace sim {
+class StatGroup;
+}
+
+namespace sim::systolic {
+
+struct SystolicParams {
+    ArrayParams array;
+    double dram_bandwidth = 0;   ///< B/s
+    uint64_t dram_capacity = 0;  ///< bytes; informational
+
+    /// Reads root.systolic; throws ConfigError at the offending key.
+    static SystolicParams from_config(const ConfigNode& root);
+    /// Peak ops/s, DRAM bandwidth and ridge point under hw.
+    void publish(StatGroup& hw) const;
+};
+
+}  // namespace sim::systolic
