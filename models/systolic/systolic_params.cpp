@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/systolic/systolic_params.h"
 
+#include "models/hbm/hbm_params.h"
 #include "sim/stats/group.h"
 
 namespace sim::systolic {
@@ -55,22 +56,38 @@ SystolicParams SystolicParams::from_config(const ConfigNode& root) {
     sram.reject_unknown_keys();
 
     const ConfigNode dram = s.child("dram");
-    if (!dram.get_quantity("bandwidth", Dimension::Bandwidth, p.dram_bandwidth))
-        dram.fail("bandwidth", "required key is missing");
-    if (!(p.dram_bandwidth > 0)) dram.fail("bandwidth", "must be > 0");
-    a.dram_bytes_per_cycle = p.dram_bandwidth / a.clock_hz;
-    dram.get_size("capacity", p.dram_capacity);
     dram.get("activations_in_dram", a.activations_in_dram);
+    dram.get_size("capacity", p.dram_capacity);
+    std::string model = "bandwidth";
+    dram.get_choice("model", model, {"bandwidth", "hbm"});
+    if (model == "bandwidth") {
+        if (!dram.get_quantity("bandwidth", Dimension::Bandwidth, p.dram_bandwidth))
+            dram.fail("bandwidth", "required key is missing");
+        if (!(p.dram_bandwidth > 0)) dram.fail("bandwidth", "must be > 0");
+    } else {
+        if (dram.has("bandwidth")) {
+            dram.fail("bandwidth",
+                      "must be absent with model: hbm (the HBM model of the hbm: section sets it)");
+        }
+        p.hbm_backing = calibrate_hbm(hbm::HbmParams::from_config(root), !a.activations_in_dram);
+        p.dram_bandwidth = p.hbm_backing->sustained_bandwidth;
+    }
+    a.dram_bytes_per_cycle = p.dram_bandwidth / a.clock_hz;
     dram.reject_unknown_keys();
 
     if (const auto e = s.optional_child("energy")) {
         energy(*e, "mac", a.mac_energy_j);
         energy(*e, "sram_per_byte", a.sram_energy_per_byte);
+        if (p.hbm_backing && e->has("dram_per_byte")) {
+            e->fail("dram_per_byte",
+                    "must be absent with dram.model: hbm (the HBM model counts its own energy)");
+        }
         energy(*e, "dram_per_byte", a.dram_energy_per_byte);
         double w = 0;
         if (e->get_quantity("static_power", Dimension::Power, w)) a.static_power_w = w;
         e->reject_unknown_keys();
     }
+    if (p.hbm_backing) a.dram_energy_per_byte = p.hbm_backing->energy_per_byte;
     s.reject_unknown_keys();
     a.validate();
     return p;
@@ -82,6 +99,15 @@ void SystolicParams::publish(StatGroup& hw) const {
     hw.add_scalar("dram_bandwidth", "B/s", "DRAM behind the SRAM buffers").set(dram_bandwidth);
     hw.add_scalar("ridge_point", "op/B", "peak ops / DRAM bandwidth")
         .set(array.peak_ops() / dram_bandwidth);
+    if (hbm_backing) {
+        hw.add_scalar("hbm_peak_bandwidth", "B/s", "cycle-level HBM model: peak of its channels")
+            .set(hbm_backing->peak_bandwidth);
+        hw.add_scalar("hbm_sustained_share", "ratio",
+                      "dram_bandwidth / hbm_peak_bandwidth, measured by streaming through it")
+            .set(hbm_backing->sustained_bandwidth / hbm_backing->peak_bandwidth);
+        hw.add_scalar("dram_energy_per_byte", "J/B", "counted HBM energy per byte streamed")
+            .set(hbm_backing->energy_per_byte);
+    }
     hw.add_counter("pes", "count", "processing elements (rows x cols)") +=
         uint64_t{array.rows} * array.cols;
     hw.add_scalar("clock", "Hz", "array clock").set(array.clock_hz);

@@ -2,18 +2,25 @@
 // The TPU v1 preset against the published figures of Jouppi et al., ISCA 2017: 92 TOPS peak
 // from 256 x 256 MACs at 700 MHz, 34 GB/s weight memory, MLPs memory-bound at the DDR3's
 // bandwidth and a large-batch CNN layer close to peak.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "models/systolic/core/fold_timing.h"
 #include "models/systolic/systolic_params.h"
 #include "sim/config/loader.h"
+#include "tests/testing/config_error.h"
 
 namespace sim::systolic {
 namespace {
 
-SystolicParams tpu_v1() {
-    const auto doc = load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/tpu_v1.yaml");
+SystolicParams load(const std::string& name, const std::vector<std::string>& overrides = {}) {
+    const auto doc =
+        load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/" + name, overrides);
     return SystolicParams::from_config(ConfigNode::root_of(doc));
+}
+
+SystolicParams tpu_v1() {
+    return load("tpu_v1.yaml");
 }
 
 TEST(TpuV1, PeakAndRidgeFromStructure) {
@@ -47,6 +54,35 @@ TEST(TpuV1, LargeBatchConvolutionIsComputeBound) {
     const LayerTiming t = time_layer(p.array, l);
     EXPECT_FALSE(t.memory_bound);
     EXPECT_GT(t.overall_utilisation, 0.85);
+}
+
+TEST(TpuV1Hbm, CycleLevelHbmSetsTheBandwidthAndLiftsTheMlp) {
+    // One HBM2e stack, 1024 bit x 3.2 Gbps = 409.6 GB/s peak. Streaming weights through the
+    // cycle-level model sustains most of it (refresh and row switches take the rest).
+    const SystolicParams p = load("tpu_v1_hbm.yaml");
+    ASSERT_TRUE(p.hbm_backing.has_value());
+    EXPECT_DOUBLE_EQ(p.hbm_backing->peak_bandwidth, 409.6e9);
+    EXPECT_GT(p.dram_bandwidth, 0.8 * 409.6e9);
+    EXPECT_LT(p.dram_bandwidth, 409.6e9);
+    EXPECT_GT(p.array.dram_energy_per_byte, 0.0);
+    // The same MLP layer that waits on DDR3 is no longer memory-bound, and runs faster.
+    const Layer mlp = Layer::gemm("mlp0", 200, 2048, 2048);
+    const LayerTiming ddr3 = time_layer(tpu_v1().array, mlp);
+    const LayerTiming hbm = time_layer(p.array, mlp);
+    EXPECT_TRUE(ddr3.memory_bound);
+    EXPECT_FALSE(hbm.memory_bound);
+    EXPECT_LT(hbm.total_cycles * 3, ddr3.total_cycles * 2);
+}
+
+TEST(TpuV1Hbm, BandwidthAndDramEnergyComeFromTheModelOnly) {
+    EXPECT_THAT(
+        testing::config_error([] { load("tpu_v1_hbm.yaml", {"systolic.dram.bandwidth=100GB/s"}); }),
+        ::testing::HasSubstr("systolic.dram.bandwidth: must be absent with model: hbm"));
+    EXPECT_THAT(testing::config_error(
+                    [] { load("tpu_v1_hbm.yaml", {"systolic.energy.dram_per_byte=1pJ"}); }),
+                ::testing::HasSubstr("systolic.energy.dram_per_byte: must be absent"));
+    EXPECT_THAT(testing::config_error([] { load("tpu_v1_hbm.yaml", {"hbm.stacks=0"}); }),
+                ::testing::HasSubstr("hbm.stacks"));
 }
 
 }  // namespace
