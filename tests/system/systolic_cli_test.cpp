@@ -160,7 +160,8 @@ TEST(SystolicCli, BadInputExitsTwo) {
         wallsim("systolic --hw configs/hw/tpu_v1.yaml --gemm 300,2,2 --functional", dir),
         "functional mode takes sides up to 256");
     const std::string fp16 = dir.write(
-        "t.yaml", "version: 1\nname: t\nops:\n  - {name: g, kind: gemm, m: 8, n: 8, k: 8, dtype: fp16}\n");
+        "t.yaml",
+        "version: 1\nname: t\nops:\n  - {name: g, kind: gemm, m: 8, n: 8, k: 8, dtype: fp16}\n");
     expect_bad_input(wallsim("run --hw configs/hw/tpu_v1.yaml --trace " + fp16 + " --out " +
                                  (dir.path() / "o").string(),
                              dir),
