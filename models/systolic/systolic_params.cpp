@@ -44,6 +44,7 @@ SystolicParams SystolicParams::from_config(const ConfigNode& root) {
 
     const ConfigNode sram = s.child("sram");
     sram.get("double_buffered", a.double_buffered);
+    whole(sram, "port_bytes_per_cycle", a.sram_port_bytes_per_cycle, 0, uint64_t{1} << 32);
     const uint64_t least = a.double_buffered ? 2 : 1;
     for (const auto& [key, field] : {std::pair{"ifmap", &a.ifmap_sram_bytes},
                                      {"filter", &a.filter_sram_bytes},

@@ -36,6 +36,10 @@ struct ArrayParams {
     /// (TPU v1's double-buffered weight registers), so only the first fold pays R cycles.
     /// SCALE-Sim does not overlap it (false).
     bool preload_overlap = false;
+    /// Width of each SRAM buffer's port to the array, bytes per cycle; 0 means unlimited (as
+    /// in SCALE-Sim). A fold that needs more words from a buffer than its port delivers in the
+    /// fold's cycles is stretched, and the extra cycles are stalls.
+    uint64_t sram_port_bytes_per_cycle = 0;
     /// DRAM bandwidth, bytes per array cycle; 0 means unlimited (SCALE-Sim's CALC mode).
     double dram_bytes_per_cycle = 0;
     /// false: ifmap and ofmap stay on chip when they fit their buffer and only weights cross

@@ -95,6 +95,9 @@ LayerTiming time_layer(const ArrayParams& p, const Layer& layer) {
         for (uint64_t fr = 0; fr < out.row_folds; ++fr, ++index) {
             const uint64_t rows_used = std::min<uint64_t>(R, m.sr - fr * R);
             Traffic f;
+            const uint64_t ifmap_before = out.ifmap_sram_reads,
+                           filter_before = out.filter_sram_reads,
+                           ofmap_before = out.ofmap_sram_writes;
             if (df == Dataflow::OutputStationary) {
                 out.ifmap_sram_reads += m.t * rows_used;
                 out.filter_sram_reads += m.t * cols_used;
@@ -133,6 +136,16 @@ LayerTiming time_layer(const ArrayParams& p, const Layer& layer) {
             const bool pays_preload = !(p.preload_overlap && index > 0);
             const uint64_t c = fold_cycles(p, m, pays_preload);
             compute += c;
+            // The fold takes as long as its busiest SRAM port needs, at least its own cycles.
+            uint64_t busy = c;
+            if (p.sram_port_bytes_per_cycle > 0) {
+                for (uint64_t words :
+                     {out.ifmap_sram_reads - ifmap_before, out.filter_sram_reads - filter_before,
+                      out.ofmap_sram_writes - ofmap_before}) {
+                    busy = std::max(busy, ceil_div(words * w, p.sram_port_bytes_per_cycle));
+                }
+            }
+            out.sram_stall_cycles += busy - c;
             util_sum += double(rows_used * cols_used) * double(m.t) / (double(R * C) * double(c));
             total.ifmap += f.ifmap;
             total.filter += f.filter;
@@ -144,13 +157,13 @@ LayerTiming time_layer(const ArrayParams& p, const Layer& layer) {
                 const uint64_t fetch_begin = index == 0 ? 0 : std::max(prev_start, dram_free);
                 dram_free = fetch_begin + dram_time(f.reads());
                 const uint64_t start = std::max(index == 0 ? 0 : prev_end, dram_free);
-                const uint64_t end = start + c;
+                const uint64_t end = start + busy;
                 if (index > 0)
                     dram_free = std::max(prev_end, dram_free) + dram_time(prev_fold.ofmap_wr);
                 prev_start = start;
                 prev_end = end;
             } else {
-                t_serial += dram_time(f.reads()) + c + dram_time(f.ofmap_wr);
+                t_serial += dram_time(f.reads()) + busy + dram_time(f.ofmap_wr);
             }
             prev_fold = f;
         }

@@ -16,6 +16,8 @@
 // the ofmap buffer are written out and read back per row fold. With double buffering the
 // fetch of fold i+1 overlaps the compute of fold i and the write-back of fold i overlaps fold
 // i+1; the array stalls when DRAM has not delivered (one DRAM channel, a fixed bandwidth).
+// With a finite SRAM port width, a fold that needs more words from one buffer than its port
+// delivers in the fold's cycles is stretched to the port's time.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +44,8 @@ struct LayerTiming {
     uint64_t row_folds = 0, col_folds = 0, folds = 0;
     uint64_t macs = 0;               ///< useful multiply-accumulates M x N x K
     uint64_t compute_cycles = 0;     ///< sum of the folds' cycles, no memory stalls
-    uint64_t stall_cycles = 0;       ///< cycles the array waited for DRAM
+    uint64_t stall_cycles = 0;       ///< cycles the array waited for DRAM or an SRAM port
+    uint64_t sram_stall_cycles = 0;  ///< of which: folds stretched by a too-narrow SRAM port
     uint64_t total_cycles = 0;       ///< compute + stall
     double mapping_efficiency = 0;   ///< mean over folds of used PEs / R x C
     double compute_utilisation = 0;  ///< mean over folds of MACs / (R x C x fold cycles)

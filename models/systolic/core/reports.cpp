@@ -70,7 +70,8 @@ std::string detailed_access_report_csv(const std::vector<LayerRun>& runs) {
 std::string layers_csv(const std::vector<LayerRun>& runs, const ArrayParams& p) {
     std::string s =
         "index,name,m,n,k,sr,sc,t,row_folds,col_folds,macs,compute_cycles,stall_cycles,"
-        "total_cycles,time_s,achieved_ops,overall_util,mapping_efficiency,compute_util,"
+        "sram_stall_cycles,total_cycles,time_s,achieved_ops,overall_util,mapping_efficiency,"
+        "compute_util,"
         "dram_bytes,ops_per_dram_byte,bound,mac_j,sram_j,dram_j,static_j,energy_j\n";
     for (size_t i = 0; i < runs.size(); ++i) {
         const Layer& l = runs[i].layer;
@@ -83,9 +84,10 @@ std::string layers_csv(const std::vector<LayerRun>& runs, const ArrayParams& p) 
              "," + std::to_string(t.map.sc) + "," + std::to_string(t.map.t) + "," +
              std::to_string(t.row_folds) + "," + std::to_string(t.col_folds) + "," +
              std::to_string(t.macs) + "," + std::to_string(t.compute_cycles) + "," +
-             std::to_string(t.stall_cycles) + "," + std::to_string(t.total_cycles) + "," + g(secs) +
-             "," + g(ops / secs) + "," + g(t.overall_utilisation) + "," + g(t.mapping_efficiency) +
-             "," + g(t.compute_utilisation) + "," + std::to_string(t.dram_bytes) + "," +
+             std::to_string(t.stall_cycles) + "," + std::to_string(t.sram_stall_cycles) + "," +
+             std::to_string(t.total_cycles) + "," + g(secs) + "," + g(ops / secs) + "," +
+             g(t.overall_utilisation) + "," + g(t.mapping_efficiency) + "," +
+             g(t.compute_utilisation) + "," + std::to_string(t.dram_bytes) + "," +
              g(t.dram_bytes > 0 ? ops / double(t.dram_bytes) : 0.0) + "," +
              (t.memory_bound ? "memory" : "compute") + "," + g(t.mac_energy) + "," +
              g(t.sram_energy) + "," + g(t.dram_energy) + "," + g(static_j) + "," +

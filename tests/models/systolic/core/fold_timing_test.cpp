@@ -178,6 +178,23 @@ TEST(FoldTiming, PartialSumsThatDoNotFitGoOutAndComeBack) {
     EXPECT_EQ(spills.ofmap_dram_reads, 512u);
 }
 
+TEST(FoldTiming, NarrowSramPortStretchesTheFold) {
+    // 4x4 ws, M=5, N=4, K=4: one fold of 15 cycles that reads 5 x 4 = 20 ifmap words and 16
+    // weights and writes 5 x 4 = 20 partial sums. A 1-byte port per buffer needs 20 cycles for
+    // the ifmap (and the ofmap): the fold takes 20, 5 of them stalls. A 2-byte port needs 10.
+    ArrayParams p = small(4, 4, Dataflow::WeightStationary);
+    const Layer l = Layer::gemm("g", 5, 4, 4);
+    p.sram_port_bytes_per_cycle = 1;
+    const LayerTiming narrow = time_layer(p, l);
+    EXPECT_EQ(narrow.compute_cycles, 15u);
+    EXPECT_EQ(narrow.sram_stall_cycles, 5u);
+    EXPECT_EQ(narrow.total_cycles, 20u);
+    p.sram_port_bytes_per_cycle = 2;
+    const LayerTiming wide = time_layer(p, l);
+    EXPECT_EQ(wide.sram_stall_cycles, 0u);
+    EXPECT_EQ(wide.total_cycles, 15u);
+}
+
 TEST(FoldTiming, EnergyIsChargedPerMacSramByteAndDramByte) {
     ArrayParams p = small(4, 4, Dataflow::WeightStationary);
     p.mac_energy_j = 1e-12;
