@@ -29,8 +29,8 @@ TPU = os.path.join(HERE, "..", "configs", "hw", "tpu_v1.yaml")
 TRACE = os.path.join(HERE, "..", "traces", "examples", "tpu_mlp_cnn.yaml")
 RESNET = os.path.join(HERE, "..", "..", "shared", "reference", "scalesim-inputs", "topologies",
                       "Resnet18.csv")
-# Isolates the array from memory: a DRAM far faster than any fold needs.
-NO_WALL = ["--set", "systolic.dram.bandwidth=1000TB/s"]
+# Isolates the array from memory: a DRAM far faster than any fold needs, unlimited SRAM ports.
+NO_WALL = ["--set", "systolic.dram.bandwidth=1000TB/s", "--set", "systolic.sram.port_bytes_per_cycle=0"]
 
 
 def wallsim(binary, args, outdir):
@@ -68,7 +68,7 @@ def utilisation(binary, tmp, ax):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("n (GEMM M x N x K as labelled)")
     ax.set_ylabel("PE utilisation (%)")
-    ax.set_title("Utilisation vs shape, 256x256 ws, DRAM unlimited")
+    ax.set_title("Utilisation vs shape, 256x256 ws, memory unlimited")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
 
@@ -91,7 +91,7 @@ def sweep(binary, tmp, ax, topology):
     ax2.plot(sides, util, marker="s", color="C3", label="utilisation")
     ax2.set_ylabel("utilisation (%)", color="C3")
     ax2.set_ylim(0, 100)
-    ax.set_title("ResNet-18 on R x R ws arrays, DRAM unlimited")
+    ax.set_title("ResNet-18 on R x R ws arrays, DRAM and SRAM ports unlimited")
     ax.grid(True, alpha=0.3)
 
 
