@@ -18,6 +18,8 @@
 #include "models/cim/core/layer_mapping.h"
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
+#include "models/systolic/core/fold_timing.h"
+#include "models/systolic/core/scalesim_io.h"
 #include "sim/config/loader.h"
 #include "sim/trace/op_cost.h"
 #include "sim/trace/trace_parser.h"
@@ -168,6 +170,33 @@ void BM_CimLayerMapAndTime(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_CimLayerMapAndTime);
+// A whole SCALE-Sim topology in timing mode on SCALE-Sim's 256x256 TPU config (ws, CALC): the
+// closed-form fold timing, no PE stepped. Arg 0: ResNet-18, 1: AlexNet (from
+// ../shared/reference/scalesim-inputs; skipped when absent).
+void BM_SystolicTopology(benchmark::State& state) {
+    const std::string dir =
+        std::string(WALLSIM_SOURCE_DIR) + "/../shared/reference/scalesim-inputs/";
+    const std::string topo =
+        dir + (state.range(0) == 0 ? "topologies/Resnet18.csv" : "topologies/alexnet.csv");
+    if (!std::filesystem::exists(topo)) {
+        state.SkipWithError("reference topologies absent");
+        return;
+    }
+    const auto cfg = sim::systolic::read_scalesim_config(dir + "configs/google_tpu_ws.cfg");
+    uint64_t layers = 0;
+    for (auto _ : state) {
+        // Reading the files is part of what a user waits for.
+        const auto t = sim::systolic::read_topology_csv(topo);
+        uint64_t cycles = 0;
+        for (const auto& l : t.layers)
+            cycles += sim::systolic::time_layer(cfg.array, l).total_cycles;
+        benchmark::DoNotOptimize(cycles);
+        layers += t.layers.size();
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(layers));
+    state.SetLabel(state.range(0) == 0 ? "ResNet-18" : "AlexNet");
+}
+BENCHMARK(BM_SystolicTopology)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include "models/economics/register.h"
 #include "models/energy/register.h"
 #include "models/hbm/register.h"
+#include "models/systolic/register.h"
 #include "sim/registry/registry.h"
 
 namespace sim {
@@ -16,6 +17,7 @@ void register_all(Registry& r) {
     energy::register_energy(r);
     economics::register_economics(r);
     cim::register_cim(r);
+    systolic::register_systolic(r);
 }
 
 }  // namespace sim

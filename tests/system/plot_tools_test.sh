@@ -10,7 +10,9 @@ tools/plot_roofline.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/roofline.png" --sv
 tools/plot_ops.py "$tmp/h100" -o "$tmp/plots/ops.png" --svg
 tools/plot_energy.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/energy.png" --svg
 tools/plot_cost.py --wallsim "$wallsim" --hw configs/hw/a100.yaml,configs/hw/h100.yaml -o "$tmp/plots/cost.png"
-for f in roofline.png roofline.svg ops.png ops.svg energy.png energy.svg cost.png; do
+tools/plot_systolic.py --wallsim "$wallsim" --figures roofline,traffic -o "$tmp/plots"
+for f in roofline.png roofline.svg ops.png ops.svg energy.png energy.svg cost.png \
+         systolic_roofline.png systolic_traffic.png; do
   test -s "$tmp/plots/$f" || { echo "missing $f"; exit 1; }
 done
 # A broken run directory is a one-line error with exit code 2.

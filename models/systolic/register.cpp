@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#include "models/systolic/register.h"
+
+#include "models/systolic/systolic_op_model.h"
+#include "models/systolic/systolic_params.h"
+#include "sim/registry/registry.h"
+
+namespace sim::systolic {
+
+void register_systolic(Registry& r) {
+    r.add_device({"systolic",
+                  "systolic-array accelerator (TPU-like): R x C MAC array, ws/os/is dataflow, "
+                  "SRAM buffers, DRAM bandwidth (configs/hw/README.md)",
+                  [](const ConfigNode& hw, StatGroup& stats) {
+                      SystolicParams::from_config(hw).publish(stats);
+                  }});
+    r.add_model({"systolic.array",
+                 "R x C systolic array: per-fold fill/stream/drain timing in closed form, "
+                 "folding, SRAM double buffers, DRAM stalls, energy per MAC/SRAM/DRAM byte",
+                 "systolic",
+                 Fidelity::Cycle,
+                 {OpKind::Gemm, OpKind::Conv2d},
+                 [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
+                     const SystolicParams p = SystolicParams::from_config(ctx.hw);
+                     return std::make_unique<SystolicOpModel>(p.array, p.dram_bandwidth, ctx.stats,
+                                                              ctx.engines);
+                 }});
+    r.add_command({"systolic", "run a SCALE-Sim topology or a GEMM on a systolic array (--help)",
+                   run_systolic_command});
+}
+
+}  // namespace sim::systolic

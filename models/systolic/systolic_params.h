@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// The `systolic:` section of a hardware file (device: systolic) read into ArrayParams, every
+// value checked at its file:line (configs/hw/README.md, "Systolic arrays").
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "models/systolic/core/array_params.h"
+#include "models/systolic/hbm_backing.h"
+#include "sim/config/config_node.h"
+
+namespace sim {
+class StatGroup;
+}
+
+namespace sim::systolic {
+
+struct SystolicParams {
+    ArrayParams array;
+    double dram_bandwidth = 0;  ///< B/s: the preset's (model: bandwidth) or the HBM model's
+    /// Set with `dram.model: hbm`: what the cycle-level HBM model of the `hbm:` section
+    /// sustained; its bandwidth and energy per byte then drive the array.
+    std::optional<HbmBacking> hbm_backing;
+    uint64_t dram_capacity = 0;  ///< bytes; informational
+
+    /// Reads root.systolic; throws ConfigError at the offending key.
+    static SystolicParams from_config(const ConfigNode& root);
+    /// Peak ops/s, DRAM bandwidth and ridge point under hw.
+    void publish(StatGroup& hw) const;
+};
+
+}  // namespace sim::systolic
