@@ -5,6 +5,7 @@
 #include "models/cim/register.h"
 #include "models/economics/register.h"
 #include "models/energy/register.h"
+#include "models/net/register.h"
 #include "models/hbm/register.h"
 #include "models/systolic/register.h"
 #include "sim/registry/registry.h"
@@ -16,6 +17,7 @@ void register_all(Registry& r) {
     hbm::register_hbm(r);
     energy::register_energy(r);
     economics::register_economics(r);
+    net::register_net(r);
     cim::register_cim(r);
     systolic::register_systolic(r);
 }

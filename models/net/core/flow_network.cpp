@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "models/net/core/flow_network.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace sim::net {
+
+FlowNetwork::FlowNetwork(const Topology& topology)
+    : topology_(topology),
+      link_bytes_(topology.link_count(), 0.0),
+      capacity_(topology.link_count(), 0.0),
+      unfrozen_on_link_(topology.link_count(), 0),
+      flows_on_link_(topology.link_count()) {}
+
+void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<double>& rate) {
+    std::vector<uint32_t> used;
+    for (uint32_t f : active) {
+        for (uint32_t l : *paths_[f]) {
+            if (flows_on_link_[l].empty()) {
+                used.push_back(l);
+                capacity_[l] = topology_.link(l).effective_bandwidth();
+            }
+            flows_on_link_[l].push_back(f);
+            ++unfrozen_on_link_[l];
+        }
+    }
+    std::vector<char> frozen(rate.size(), 0);
+    size_t left = active.size();
+    while (left > 0) {
+        // The bottleneck: the link whose remaining capacity, shared equally among its
+        // unfrozen flows, is the smallest.
+        double share = std::numeric_limits<double>::infinity();
+        for (uint32_t l : used) {
+            if (unfrozen_on_link_[l] > 0)
+                share = std::min(share, capacity_[l] / unfrozen_on_link_[l]);
+        }
+        for (uint32_t l : used) {
+            if (unfrozen_on_link_[l] == 0 ||
+                capacity_[l] / unfrozen_on_link_[l] > share * (1 + 1e-12))
+                continue;
+            for (uint32_t f : flows_on_link_[l]) {
+                if (frozen[f]) continue;
+                frozen[f] = 1;
+                rate[f] = share;
+                --left;
+                for (uint32_t m : *paths_[f]) {
+                    capacity_[m] = std::max(0.0, capacity_[m] - share);
+                    --unfrozen_on_link_[m];
+                }
+            }
+        }
+    }
+    for (uint32_t l : used) {
+        flows_on_link_[l].clear();
+        unfrozen_on_link_[l] = 0;
+    }
+}
+
+double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
+    const size_t n = flows.size();
+    paths_.assign(n, nullptr);
+    std::vector<double> remaining(n), rate(n, 0.0), latency(n, 0.0);
+    std::vector<uint32_t> active;
+    double last = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const Flow& f = flows[i];
+        if (f.src >= topology_.gpus().size() || f.dst >= topology_.gpus().size())
+            throw std::invalid_argument("flow between ranks the topology does not have");
+        paths_[i] = &topology_.route(f.src, f.dst);
+        for (uint32_t l : *paths_[i])
+            latency[i] += topology_.link(l).latency;
+        remaining[i] = f.bytes;
+        if (f.bytes > 0 && !paths_[i]->empty())
+            active.push_back(static_cast<uint32_t>(i));
+        else
+            last = std::max(last, latency[i]);
+    }
+    double now = 0;
+    while (!active.empty()) {
+        fair_rates(active, rate);
+        double dt = std::numeric_limits<double>::infinity();
+        for (uint32_t f : active)
+            dt = std::min(dt, remaining[f] / rate[f]);
+        now += dt;
+        std::vector<uint32_t> still;
+        still.reserve(active.size());
+        for (uint32_t f : active) {
+            const double sent = std::min(remaining[f], rate[f] * dt);
+            remaining[f] -= sent;
+            for (uint32_t l : *paths_[f])
+                link_bytes_[l] += sent * repeat;
+            if (remaining[f] <= 1e-9 * flows[f].bytes)
+                last = std::max(last, now + latency[f]);
+            else
+                still.push_back(f);
+        }
+        active.swap(still);
+    }
+    return last;
+}
+
+}  // namespace sim::net

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "models/net/net_params.h"
+
+#include <stdexcept>
+
+namespace sim::net {
+
+namespace {
+
+LinkParams read_link(const ConfigNode& links, const std::string& key, bool required) {
+    LinkParams l;
+    l.kind = key;
+    const auto n = links.optional_child(key);
+    if (!n) {
+        if (required) links.fail(key, "required link is missing");
+        return l;
+    }
+    n->get("kind", l.kind);
+    if (!n->get_quantity("bandwidth", Dimension::Bandwidth, l.bandwidth) || !(l.bandwidth > 0))
+        n->fail("bandwidth", "required, greater than 0 (per direction, e.g. 450GB/s)");
+    if (n->get("efficiency", l.efficiency) && !(l.efficiency > 0 && l.efficiency <= 1))
+        n->fail("efficiency", "must be in (0, 1]: the share of the raw rate protocols leave");
+    n->get_quantity("latency", Dimension::Time, l.latency);
+    return l;
+}
+
+}  // namespace
+
+NetParams NetParams::from_config(const ConfigNode& root) {
+    NetParams p;
+    root.get("name", p.name);
+    if (!root.get("nodes", p.nodes) || p.nodes < 1 || p.nodes > 16384)
+        root.fail("nodes", "required, between 1 and 16384");
+    if (!root.get("gpus_per_node", p.gpus_per_node) || p.gpus_per_node < 1 || p.gpus_per_node > 64)
+        root.fail("gpus_per_node", "required, between 1 and 64");
+    root.get_choice("intra_node", p.intra_node, {"nvswitch", "pcie_tree"});
+    root.get_choice("inter_node", p.inter_node, {"rail_optimised", "fat_tree"});
+    const ConfigNode links = root.child("links");
+    p.nvlink = read_link(links, "nvlink", p.intra_node == "nvswitch" && p.gpus_per_node > 1);
+    p.pcie = read_link(links, "pcie", p.intra_node == "pcie_tree" && p.gpus_per_node > 1);
+    p.nic = read_link(links, "nic", p.nodes > 1);
+    if (auto fabric = root.optional_child("fabric")) {
+        if (fabric->get("gpus_per_leaf", p.gpus_per_leaf) && p.gpus_per_leaf < 1)
+            fabric->fail("gpus_per_leaf", "must be at least 1");
+        if (fabric->get("oversubscription", p.oversubscription) && !(p.oversubscription >= 1))
+            fabric->fail("oversubscription", "must be at least 1 (1: non-blocking)");
+        fabric->get_quantity("spine_latency", Dimension::Time, p.spine_latency);
+    }
+    if (auto c = root.optional_child("collective")) {
+        c->get_quantity("step_latency", Dimension::Time, p.collective.step_latency);
+        uint64_t chunk = 0;
+        if (c->get_size("tree_chunk", chunk)) {
+            if (chunk == 0) c->fail("tree_chunk", "must be at least 1 B");
+            p.collective.tree_chunk = static_cast<double>(chunk);
+        }
+    }
+    p.collective.ranks_per_node = p.gpus_per_node;
+    return p;
+}
+
+Topology NetParams::build() const {
+    Topology t;
+    const uint32_t g = gpus_per_node;
+    std::vector<uint32_t> gpu;  // by rank
+    for (uint32_t n = 0; n < nodes; ++n) {
+        const std::string node = "node" + std::to_string(n);
+        std::vector<uint32_t> local;
+        for (uint32_t i = 0; i < g; ++i)
+            local.push_back(t.add_gpu(node + ".gpu" + std::to_string(i)));
+        gpu.insert(gpu.end(), local.begin(), local.end());
+        if (g < 2) continue;
+        if (intra_node == "nvswitch") {
+            // NVSwitch: every GPU reaches every other at full NVLink bandwidth.
+            const uint32_t sw = t.add_switch(node + ".nvswitch");
+            for (uint32_t v : local)
+                t.connect(v, sw, nvlink);
+        } else {
+            // PCIe tree: GPUs split over two PCIe switches under the CPU's root complex, so
+            // traffic between the halves shares the switches' uplinks.
+            const uint32_t root = t.add_switch(node + ".cpu");
+            const uint32_t halves = g >= 4 ? 2 : 1;
+            for (uint32_t h = 0; h < halves; ++h) {
+                const uint32_t sw = t.add_switch(node + ".pcie_switch" + std::to_string(h));
+                t.connect(sw, root, pcie);
+                for (uint32_t i = h * g / halves; i < (h + 1) * g / halves; ++i)
+                    t.connect(local[i], sw, pcie);
+            }
+        }
+    }
+    if (nodes > 1) {
+        // One NIC per GPU. Rail-optimised: GPU i of every node on leaf i. Fat tree: GPUs fill
+        // leaves in rank order.
+        const uint32_t spine = t.add_switch("spine");
+        const uint32_t total = nodes * g;
+        const uint32_t per_leaf = inter_node == "rail_optimised" ? nodes : gpus_per_leaf;
+        const uint32_t leaves =
+            inter_node == "rail_optimised" ? g : (total + gpus_per_leaf - 1) / gpus_per_leaf;
+        std::vector<uint32_t> leaf(leaves);
+        for (uint32_t l = 0; l < leaves; ++l) {
+            leaf[l] = t.add_switch("leaf" + std::to_string(l));
+            LinkParams up = nic;
+            up.kind = "spine";
+            up.bandwidth = nic.bandwidth * per_leaf / oversubscription;
+            up.latency = spine_latency;
+            t.connect(leaf[l], spine, up);
+        }
+        for (uint32_t r = 0; r < total; ++r) {
+            const uint32_t l = inter_node == "rail_optimised" ? r % g : r / gpus_per_leaf;
+            t.connect(gpu[r], leaf[l], nic);
+        }
+    }
+    t.finalise();
+    return t;
+}
+
+}  // namespace sim::net

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// A cluster network from a configs/net file: nodes of GPUs joined inside by NVSwitch or a PCIe
+// tree, and across by one NIC per GPU on a rail-optimised or fat-tree leaf/spine network. The
+// spine is one logical non-blocking switch whose leaf uplinks carry the leaf's NIC bandwidth
+// divided by the oversubscription (a non-blocking fat tree with ECMP behaves as one switch).
+#pragma once
+
+#include <string>
+
+#include "models/net/core/collective.h"
+#include "models/net/core/topology.h"
+#include "sim/config/config_node.h"
+
+namespace sim::net {
+
+struct NetParams {
+    std::string name;
+    uint32_t nodes = 1;
+    uint32_t gpus_per_node = 8;
+    std::string intra_node = "nvswitch";        ///< nvswitch or pcie_tree
+    std::string inter_node = "rail_optimised";  ///< rail_optimised or fat_tree (nodes > 1)
+    LinkParams nvlink, pcie, nic;
+    uint32_t gpus_per_leaf = 32;  ///< fat_tree: NICs per leaf switch
+    double oversubscription = 1;  ///< leaf downlink / uplink capacity, >= 1
+    double spine_latency = 1e-6;  ///< s per leaf-spine hop
+    CollectiveParams collective;
+
+    /// Throws ConfigError naming file, line and key of a missing or impossible value.
+    static NetParams from_config(const ConfigNode& root);
+    /// The topology these params describe, routed (finalise() done).
+    Topology build() const;
+};
+
+}  // namespace sim::net

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// `wallsim net` end to end: the shipped network presets, the chapter's gradient AllReduce, and
+// bad input (exit code 2, one line, nothing written).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/testing/temp_dir.h"
+#include "tests/testing/wallsim_process.h"
+
+namespace sim {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::slurp;
+using testing::wallsim;
+
+TEST(NetCli, SweepsSizesAndWritesCsvAndStats) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "net";
+    const auto r = wallsim(
+        "net --topology configs/net/dgx_h100.yaml --sizes 8B:1GiB --out " + out.string(), dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string csv = slurp(out / "net.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 28);  // header + 8 B .. 1 GiB
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    const double busbw = stats["net_run"]["busbw"]["value"];
+    // NVLink 4: 450 GB/s per direction at the preset's 0.85 protocol efficiency.
+    EXPECT_GT(busbw, 0.9 * 0.85 * 450e9);
+    EXPECT_LT(busbw, 0.85 * 450e9);
+}
+
+TEST(NetCli, TheChaptersGradientAllReduce) {
+    // 7B parameters of FP16 gradients (14 GB) over 8 GPUs on NVLink: the chapter's ≈ 82 ms sits
+    // between NVLink 4 (H100) and NVLink 3 (A100) at 85% protocol efficiency.
+    testing::TempDir dir;
+    const auto time_ms = [&](const std::string& preset) {
+        const auto out = dir.path() / preset;
+        const auto r = wallsim(
+            "net --topology configs/net/" + preset + ".yaml --sizes 14GB --out " + out.string(),
+            dir);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return nlohmann::json::parse(slurp(out / "stats.json"))["net_run"]["time"]["value"]
+                   .get<double>() *
+               1e3;
+    };
+    const double h100 = time_ms("dgx_h100"), a100 = time_ms("dgx_a100");
+    EXPECT_NEAR(h100, 2 * 7.0 / 8 * 14e9 / (0.85 * 450e9) * 1e3, 1.0);
+    EXPECT_LT(h100, 82);
+    EXPECT_GT(a100, 82);
+}
+
+TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "net";
+    const std::string o = " --out " + out.string();
+    const struct {
+        std::string args, fragment;
+    } cases[] = {
+        {"net --topology configs/net/dgx_h100.yaml --collective allsum" + o, "--collective"},
+        {"net --topology configs/net/dgx_h100.yaml --algorithm tree --collective allgather" + o,
+         "AllReduce"},
+        {"net --topology configs/net/dgx_h100.yaml --sizes 1GiB:8B" + o, "--sizes"},
+        {"net --topology configs/net/dgx_h100.yaml --set links.nvlink.bandwidth=-1GB/s" + o,
+         "links.nvlink.bandwidth"},
+        {"net --topology configs/net/dgx_h100.yaml --set links.nvlink.efficiency=1.5" + o,
+         "links.nvlink.efficiency"},
+        {"net --topology configs/net/dgx_h100.yaml --set nodes=0" + o, "nodes"},
+        {"net --topology configs/net/dgx_h100.yaml --set links.nvlnk.bandwidth=1GB/s" + o,
+         "links.nvlnk"},
+        {"net --topology configs/net/dgx_h100.yaml --set nodes=2" + o, "links.nic"},
+        {"net --topology configs/net/nothing.yaml" + o, "nothing.yaml"},
+    };
+    for (const auto& c : cases) {
+        const auto r = wallsim(c.args, dir);
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_THAT(r.err, HasSubstr(c.fragment)) << c.args;
+        EXPECT_FALSE(std::filesystem::exists(out)) << c.args;
+    }
+}
+
+}  // namespace
+}  // namespace sim
