@@ -18,6 +18,7 @@
 #include "models/cim/core/layer_mapping.h"
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
+#include "models/net/net_params.h"
 #include "models/systolic/core/fold_timing.h"
 #include "models/systolic/core/scalesim_io.h"
 #include "sim/config/loader.h"
@@ -199,5 +200,25 @@ void BM_SystolicTopology(benchmark::State& state) {
 BENCHMARK(BM_SystolicTopology)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
+
+// A collective on a cluster network: Arg(0) a ring AllReduce of 1 GiB over 1024 GPUs (128 DGX
+// H100 nodes on NDR InfiniBand), Arg(1) the hierarchical one, Arg(2) a 64-GPU AllToAll.
+void BM_NetCollective(benchmark::State& state) {
+    const auto doc = sim::load_config(
+        std::string(WALLSIM_SOURCE_DIR) + "/configs/net/cluster_h100_ib.yaml",
+        state.range(0) == 2 ? std::vector<std::string>{"nodes=8"} : std::vector<std::string>{});
+    const sim::net::NetParams p = sim::net::NetParams::from_config(sim::ConfigNode::root_of(doc));
+    const sim::net::Topology t = p.build();
+    const auto c =
+        state.range(0) == 2 ? sim::net::Collective::AllToAll : sim::net::Collective::AllReduce;
+    const auto a =
+        state.range(0) == 1 ? sim::net::Algorithm::Hierarchical : sim::net::Algorithm::Ring;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(sim::net::run_collective(t, c, a, 1 << 30, p.collective));
+    state.SetLabel(state.range(0) == 0   ? "ring allreduce, 1024 GPUs, 1 GiB"
+                   : state.range(0) == 1 ? "hierarchical allreduce, 1024 GPUs, 1 GiB"
+                                         : "alltoall, 64 GPUs, 1 GiB");
+}
+BENCHMARK(BM_NetCollective)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
