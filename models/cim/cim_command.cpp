@@ -171,15 +171,7 @@ int run_cim_command(const Registry& /*registry*/, const std::vector<std::string>
                     100 * acc.end_to_end.normalised_rms_error(), acc.end_to_end.effective_bits());
     }
     if (out) {
-        Json json;
-        json["meta"] = meta;
-        const Json stats_json = stats.to_json();
-        for (const auto& [key, v] : stats_json.items())
-            json[key] = v;
-        std::string text;
-        stats.to_text(text);
-        out->write("stats.json", json.dump(2) + "\n");
-        out->write("stats.txt", text);
+        out->write_stats(meta, stats);
         out->write("resolved_config.yaml", dump_config(*doc));
         out->commit();
     }

@@ -3,7 +3,6 @@
 // and reports bandwidth, loaded latency, row-buffer behaviour, refresh share and energy.
 #include <boost/program_options.hpp>
 
-
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
 #include "models/hbm/hbm_stats.h"
@@ -128,24 +127,17 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
     std::printf("  energy      %.3g J, %.2f pJ/bit\n", value("energy.total"),
                 value("energy.per_bit") * 1e12);
     if (out) {
-        Json json;
-        json["meta"] = {{"wallsim_version", WALLSIM_VERSION},
-                        {"hw_name", setup.name()},
-                        {"hw_file", hw_file},
-                        {"pattern", pattern},
-                        {"bytes", tp.bytes},
-                        {"request_bytes", tp.request_bytes},
-                        {"outstanding", tp.outstanding},
-                        {"offered_bandwidth", tp.offered_bandwidth},
-                        {"seed", tp.seed},
-                        {"overrides", overrides}};
-        const Json stats_json = stats.to_json();
-        for (const auto& [key, v] : stats_json.items())
-            json[key] = v;
-        std::string text;
-        stats.to_text(text);
-        out->write("stats.json", json.dump(2) + "\n");
-        out->write("stats.txt", text);
+        out->write_stats({{"wallsim_version", WALLSIM_VERSION},
+                          {"hw_name", setup.name()},
+                          {"hw_file", hw_file},
+                          {"pattern", pattern},
+                          {"bytes", tp.bytes},
+                          {"request_bytes", tp.request_bytes},
+                          {"outstanding", tp.outstanding},
+                          {"offered_bandwidth", tp.offered_bandwidth},
+                          {"seed", tp.seed},
+                          {"overrides", overrides}},
+                         stats);
         out->write("resolved_config.yaml", dump_config(setup.document()));
         out->commit();
     }

@@ -163,16 +163,12 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
             k.add_scalar("mean_utilisation", "ratio", "mean over the links of this kind")
                 .set(u.total / u.links);
         }
-        Json json;
-        json["meta"] = {{"topology", file},
-                        {"name", params.name},
-                        {"collective", to_string(collective)},
-                        {"algorithm", to_string(algorithm)},
-                        {"overrides", overrides}};
-        const Json stats_json = stats.to_json();
-        for (const auto& [key, v] : stats_json.items())
-            json[key] = v;
-        out->write("stats.json", json.dump(2) + "\n");
+        out->write_stats({{"topology", file},
+                          {"name", params.name},
+                          {"collective", to_string(collective)},
+                          {"algorithm", to_string(algorithm)},
+                          {"overrides", overrides}},
+                         stats);
         out->write("net.csv", csv);
         out->commit();
     }

@@ -16,6 +16,7 @@
 #include "models/systolic/register.h"
 #include "models/systolic/systolic_params.h"
 #include "sim/config/loader.h"
+#include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/run.h"
 
@@ -24,10 +25,6 @@ namespace sim::systolic {
 namespace po = boost::program_options;
 
 namespace {
-
-ConfigError option_error(const std::string& option, const std::string& message) {
-    return ConfigError({option, 0, 0}, "", message);
-}
 
 Layer gemm_option(const std::string& text) {
     uint64_t v[3] = {0, 0, 0};
@@ -83,15 +80,8 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
         "out", po::value(&out_dir),
         "write COMPUTE_REPORT.csv, BANDWIDTH_REPORT.csv, DETAILED_ACCESS_REPORT.csv, "
         "layers.csv and stats.json here");
-    for (const auto& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::cout << opts;
-            return 0;
-        }
-    }
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(opts).run(), vm);
-    po::notify(vm);
+    if (print_help_if_asked(opts, args)) return 0;
+    const po::variables_map vm = parse_options(args, opts);
     if (hw_file.empty() == cfg_file.empty())
         throw option_error("--hw", "give exactly one of --hw and --scalesim-config");
     if (!cfg_file.empty() && !overrides.empty())
@@ -101,13 +91,7 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
     const bool functional = vm.count("functional") > 0;
     const bool wavefront = vm.count("wavefront") > 0;
     if (wavefront && !functional) throw option_error("--wavefront", "needs --functional");
-    uint64_t seed = 0;
-    {
-        const auto [end, ec] =
-            std::from_chars(seed_text.data(), seed_text.data() + seed_text.size(), seed);
-        if (ec != std::errc() || end != seed_text.data() + seed_text.size())
-            throw option_error("--seed", "'" + seed_text + "' is not a whole number");
-    }
+    const uint64_t seed = whole_number_option("--seed", seed_text, 0, UINT64_MAX);
 
     // Validate every input before the output directory is touched.
     StatGroup stats(nullptr, "");
@@ -231,17 +215,13 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
     e.add_scalar("total", "J", "all of the above").set(e_mac + e_sram + e_dram + e_static);
 
     if (out) {
-        Json json;
-        json["meta"] = {{"wallsim_version", WALLSIM_VERSION},
-                        {"hw_name", hw_name},
-                        {"hw_file", hw_file.empty() ? cfg_file : hw_file},
-                        {"topology", topology_file.empty() ? gemm_text : topology_file},
-                        {"dataflow", to_string(array.dataflow)},
-                        {"overrides", overrides}};
-        const Json stats_json = stats.to_json();
-        for (const auto& [key, v] : stats_json.items())
-            json[key] = v;
-        out->write("stats.json", json.dump(2) + "\n");
+        out->write_stats(Json{{"wallsim_version", WALLSIM_VERSION},
+                              {"hw_name", hw_name},
+                              {"hw_file", hw_file.empty() ? cfg_file : hw_file},
+                              {"topology", topology_file.empty() ? gemm_text : topology_file},
+                              {"dataflow", to_string(array.dataflow)},
+                              {"overrides", overrides}},
+                         stats);
         out->write("COMPUTE_REPORT.csv", compute_report_csv(runs));
         out->write("BANDWIDTH_REPORT.csv", bandwidth_report_csv(runs));
         out->write("DETAILED_ACCESS_REPORT.csv", detailed_access_report_csv(runs));

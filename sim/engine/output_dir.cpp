@@ -60,6 +60,18 @@ void OutputDir::write(const std::string& name, const std::string& text) const {
     if (!out) throw ConfigError({"--out", 0, 0}, "", "cannot write " + file(name).string());
 }
 
+void OutputDir::write_stats(const Json& meta, const StatGroup& stats) const {
+    Json json;
+    json["meta"] = meta;
+    const Json tree = stats.to_json();
+    for (const auto& [key, value] : tree.items())
+        json[key] = value;
+    std::string text;
+    stats.to_text(text);
+    write("stats.json", json.dump(2) + "\n");
+    write("stats.txt", text);
+}
+
 void OutputDir::commit() {
     std::error_code ec;
     fs::path old;

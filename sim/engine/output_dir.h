@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <string>
 
+#include "sim/stats/group.h"
+
 namespace sim {
 
 class OutputDir {
@@ -24,6 +26,8 @@ class OutputDir {
     std::filesystem::path file(const std::string& name) const { return staging_ / name; }
     /// Writes text to a file in the staging directory.
     void write(const std::string& name, const std::string& text) const;
+    /// stats.json ({"meta": meta} followed by the stats tree) and stats.txt.
+    void write_stats(const Json& meta, const StatGroup& stats) const;
     /// Moves the staging directory into place.
     void commit();
 

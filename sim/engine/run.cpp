@@ -259,20 +259,12 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     SIM_ASSERT(driver.finished(), "the simulation stopped with operators still waiting");
 
     publish_run_stats(stats.add_group("run"), trace, driver.results());
-    Json json;
-    json["meta"] = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", setup.name()},
-                    {"hw_file", options.hw_file},         {"device", setup.device()},
-                    {"trace_name", trace.name},           {"trace_file", options.trace_file},
-                    {"fidelity", options.fidelity},       {"seed", options.seed},
-                    {"overrides", options.overrides}};
-    const Json stats_json = stats.to_json();
-    for (const auto& [key, value] : stats_json.items())
-        json[key] = value;
-    std::string stats_txt;
-    stats.to_text(stats_txt);
-
-    out.write("stats.json", json.dump(2) + "\n");
-    out.write("stats.txt", stats_txt);
+    const Json meta = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", setup.name()},
+                       {"hw_file", options.hw_file},         {"device", setup.device()},
+                       {"trace_name", trace.name},           {"trace_file", options.trace_file},
+                       {"fidelity", options.fidelity},       {"seed", options.seed},
+                       {"overrides", options.overrides}};
+    out.write_stats(meta, stats);
     out.write("ops.csv", format_ops_csv(trace, driver.results()));
     out.write("resolved_config.yaml", resolved_config_text(setup.document(), options));
     out.commit();

@@ -4,44 +4,20 @@
 // exit code 2 with one line on bad input.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "tests/testing/temp_dir.h"
+#include "tests/testing/wallsim_process.h"
 
 namespace sim {
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Result {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-Result wallsim(const std::string& args, const testing::TempDir& dir) {
-    const auto out = dir.path() / "stdout.txt";
-    const auto err = dir.path() / "stderr.txt";
-    const std::string cmd = "cd " + std::string(WALLSIM_SOURCE_DIR) + " && " + WALLSIM_BINARY +
-                            " " + args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
+using Result = testing::ProcessResult;
+using testing::slurp;
+using testing::wallsim;
 
 size_t lines(const std::string& s) {
     return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
