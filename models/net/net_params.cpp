@@ -58,8 +58,7 @@ NetParams NetParams::from_config(const ConfigNode& root) {
     return p;
 }
 
-Topology NetParams::build() const {
-    Topology t;
+void NetParams::build_into(Topology& t) const {
     const uint32_t g = gpus_per_node;
     std::vector<uint32_t> gpu;  // by rank
     for (uint32_t n = 0; n < nodes; ++n) {
@@ -110,7 +109,6 @@ Topology NetParams::build() const {
         }
     }
     t.finalise();
-    return t;
 }
 
 }  // namespace sim::net

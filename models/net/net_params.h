@@ -28,7 +28,13 @@ struct NetParams {
     /// Throws ConfigError naming file, line and key of a missing or impossible value.
     static NetParams from_config(const ConfigNode& root);
     /// The topology these params describe, routed (finalise() done).
-    Topology build() const;
+    Topology build() const {
+        Topology t;
+        build_into(t);
+        return t;
+    }
+    /// The same into an empty topology (the graph is expensive to copy).
+    void build_into(Topology& t) const;
 };
 
 }  // namespace sim::net

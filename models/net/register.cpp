@@ -1,11 +1,29 @@
 // SPDX-License-Identifier: MIT
 #include "models/net/register.h"
 
+#include "models/energy/energy_params.h"
+#include "models/hw/hw_params.h"
+#include "models/net/net_op_model.h"
 #include "sim/registry/registry.h"
 
 namespace sim::net {
 
 void register_net(Registry& r) {
+    r.add_model({"gpu.net",
+                 "collectives over the cluster network named by the hardware file's network: "
+                 "section (flow level: max-min fair links, ring/tree/hierarchical steps)",
+                 "gpu",
+                 Fidelity::Cycle,
+                 {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::AllToAll},
+                 [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
+                     const auto hw = hw::HardwareParams::from_config(ctx.hw);
+                     const auto energy = energy::EnergyParams::from_config(ctx.hw, hw);
+                     Algorithm algorithm = Algorithm::Ring;
+                     auto network = network_of(ctx.hw, algorithm);
+                     return std::make_unique<NetOpModel>(
+                         std::move(network), algorithm, energy.table,
+                         hw.nvlink_bandwidth_per_direction(), ctx.engines);
+                 }});
     r.add_command({"net",
                    "collectives over a cluster network: time, algbw and busbw per message size "
                    "as nccl-tests reports them, link utilisation (--help)",

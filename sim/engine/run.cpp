@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sim/engine/run.h"
 
+#include "sim/core/intervals.h"
+
 #include <algorithm>
 #include <map>
 
@@ -54,6 +56,23 @@ void publish_energy(
         .set(total > 0 ? flops / total / 1e12 : 0.0);
 }
 
+// How much of the collectives' time compute on other streams hid: the rest is exposed and
+// lengthens the run (the quantity data-parallel training tries to drive to zero).
+void publish_communication(StatGroup& g,
+                           const std::vector<Interval>& communication,
+                           const std::vector<Interval>& compute,
+                           double sim_seconds) {
+    const double busy = total_length(communication);
+    const double hidden = overlap_length(communication, compute);
+    g.add_scalar("time", "s", "time some collective was running").set(busy);
+    g.add_scalar("overlapped", "s", "of which compute was running too").set(hidden);
+    g.add_scalar("exposed", "s", "of which no compute was running").set(busy - hidden);
+    g.add_scalar("share", "ratio", "communication time / simulated time")
+        .set(sim_seconds > 0 ? busy / sim_seconds : 0.0);
+    g.add_scalar("exposed_share", "ratio", "exposed communication / simulated time")
+        .set(sim_seconds > 0 ? (busy - hidden) / sim_seconds : 0.0);
+}
+
 // Per-run aggregates derived from the per-op results (after the simulation, off the hot path).
 void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpResult>& results) {
     TimePs end{0};
@@ -67,6 +86,7 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
     };
     EnergyBreakdown energy;
     double static_power = 0;
+    std::vector<Interval> communication, compute;
     std::map<std::string, Slice> by_kind, by_bound;
     for (size_t i = 0; i < results.size(); ++i) {
         const OpResult& r = results[i];
@@ -77,6 +97,10 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
         host += r.cost.host_bytes;
         energy += r.energy;
         static_power = std::max(static_power, r.static_power);
+        const Interval span{to_seconds(r.start), to_seconds(r.end)};
+        if (r.cost.unit == ComputeUnit::Network) communication.push_back(span);
+        if (r.cost.unit == ComputeUnit::Vector || r.cost.unit == ComputeUnit::Tensor)
+            compute.push_back(span);
         const double seconds = to_seconds(r.end - r.start);
         op_time.sample(seconds);
         if (r.cost.dram_bytes > 0 && r.cost.unit != ComputeUnit::Network) {
@@ -123,6 +147,8 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
         }
     };
     publish_energy(run.add_group("energy"), energy, static_power, sim_seconds, flops);
+    publish_communication(run.add_group("communication"), merge_intervals(communication),
+                          merge_intervals(compute), sim_seconds);
     publish_slices(run.add_group("by_kind"), by_kind, "of kind");
     publish_slices(run.add_group("by_bound"), by_bound, "bound by");
 }

@@ -51,6 +51,40 @@ TEST(NetCli, TheChaptersGradientAllReduce) {
     EXPECT_GT(a100, 82);
 }
 
+TEST(NetCli, TraceCollectivesRunOnTheHardwareFilesNetwork) {
+    // two_streams: each layer's gradient AllReduce (stream 1) overlaps the next layers'
+    // kernels (stream 0). On NVSwitch most of it hides; on a PCIe tree most of it is exposed.
+    testing::TempDir dir;
+    const auto run = [&](const std::string& name, const std::string& extra) {
+        const auto out = dir.path() / name;
+        const auto r = wallsim(
+            "run --hw configs/hw/h100.yaml --trace "
+            "traces/examples/two_streams.yaml --out " +
+                out.string() + extra,
+            dir);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return out;
+    };
+    const auto nvswitch = run("nvswitch", "");
+    const auto pcie = run("pcie", " --set network.topology=configs/net/pcie_box.yaml");
+    const auto analytic = run("analytic", " --fidelity analytic");
+    EXPECT_THAT(slurp(nvswitch / "ops.csv"), HasSubstr(",allreduce,1,bf16,network,cycle,gpu.net,"));
+    EXPECT_THAT(slurp(analytic / "ops.csv"), HasSubstr(",gpu.analytic,"));
+    const auto comm = [&](const std::filesystem::path& out, const char* key) {
+        return nlohmann::json::parse(
+                   slurp(out / "stats.json"))["run"]["communication"][key]["value"]
+            .get<double>();
+    };
+    EXPECT_LT(comm(nvswitch, "exposed_share"), 0.3);
+    EXPECT_GT(comm(pcie, "exposed_share"), 0.7);
+    for (const auto& out : {nvswitch, pcie, analytic}) {
+        EXPECT_NEAR(comm(out, "exposed") + comm(out, "overlapped"), comm(out, "time"), 1e-12);
+    }
+    // The resolved hardware file still names a network that can be found.
+    EXPECT_EQ(wallsim("validate-config " + (nvswitch / "resolved_config.yaml").string(), dir).code,
+              0);
+}
+
 TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
     testing::TempDir dir;
     const auto out = dir.path() / "net";
@@ -71,6 +105,14 @@ TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
          "links.nvlnk"},
         {"net --topology configs/net/dgx_h100.yaml --set nodes=2" + o, "links.nic"},
         {"net --topology configs/net/nothing.yaml" + o, "nothing.yaml"},
+        {"run --hw configs/hw/h100.yaml --trace traces/examples/two_streams.yaml "
+         "--set network.topology=configs/net/none.yaml" +
+             o,
+         "network.topology"},
+        {"run --hw configs/hw/h100.yaml --trace traces/examples/two_streams.yaml "
+         "--set network.algorithm=star" +
+             o,
+         "network.algorithm"},
     };
     for (const auto& c : cases) {
         const auto r = wallsim(c.args, dir);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "models/net/net_op_model.h"
+
+#include <filesystem>
+#include <systemc>
+
+#include "sim/config/loader.h"
+
+namespace sim::net {
+
+namespace {
+
+std::optional<Collective> collective_of(OpKind k) {
+    switch (k) {
+        case OpKind::AllReduce: return Collective::AllReduce;
+        case OpKind::AllGather: return Collective::AllGather;
+        case OpKind::ReduceScatter: return Collective::ReduceScatter;
+        case OpKind::AllToAll: return Collective::AllToAll;
+        default: return std::nullopt;
+    }
+}
+
+}  // namespace
+
+std::optional<NetParams> network_of(const ConfigNode& hw, Algorithm& algorithm) {
+    algorithm = Algorithm::Ring;
+    const auto n = hw.optional_child("network");
+    if (!n) return std::nullopt;
+    std::string file;
+    n->require("topology", file);
+    std::string algorithm_text = "ring";
+    n->get_choice("algorithm", algorithm_text, {"ring", "tree", "hierarchical"});
+    algorithm = parse_algorithm(algorithm_text);
+    // Relative to the file that names it, like extends; from --set, to the working directory.
+    const SourceLocation at = n->location_of("topology");
+    const std::filesystem::path base =
+        at.line > 0 ? std::filesystem::path(at.file).parent_path() : std::filesystem::path();
+    const std::string path = (base / file).lexically_normal().string();
+    if (!std::filesystem::exists(path))
+        n->fail("topology", "'" + file + "' not found (looked for " + path + ")");
+    // Record where it was found, so that resolved_config.yaml (written elsewhere) still
+    // names the same file: YAML nodes share their document.
+    YAML::Node writable = n->yaml();
+    writable["topology"] = std::filesystem::absolute(path).lexically_normal().string();
+    const auto doc = load_config(path);
+    const ConfigNode root = ConfigNode::root_of(doc);
+    NetParams p = NetParams::from_config(root);
+    root.reject_unknown_keys_recursive();
+    return p;
+}
+
+NetOpModel::NetOpModel(std::optional<NetParams> network,
+                       Algorithm algorithm,
+                       const energy::EnergyTable& energy,
+                       double link_roof,
+                       EngineSet& engines)
+    : network_(std::move(network)),
+      algorithm_(algorithm),
+      energy_(energy),
+      link_roof_(link_roof),
+      engine_(engines.get("link")) {}
+
+NetParams NetOpModel::params_for(uint64_t group) const {
+    NetParams p = *network_;
+    if (group <= p.gpus_per_node) {
+        p.gpus_per_node = static_cast<uint32_t>(group);
+        p.nodes = 1;
+    } else {
+        p.nodes = static_cast<uint32_t>(group / p.gpus_per_node);
+    }
+    p.collective.ranks_per_node = p.gpus_per_node;
+    return p;
+}
+
+std::string NetOpModel::why_unsupported(const Op& op) const {
+    if (!network_) return "the hardware file has no network: section";
+    const auto c = collective_of(op.kind);
+    if (!c) return "the network model runs allreduce, allgather, reducescatter and alltoall";
+    const auto& p = std::get<::sim::CollectiveParams>(op.params);
+    if (p.group < 2) return "a collective needs a group of at least 2";
+    if (p.group > network_->gpus_per_node &&
+        (p.group % network_->gpus_per_node != 0 || p.group / network_->gpus_per_node > 16384)) {
+        return "a group of " + std::to_string(p.group) + " is not a whole number of " +
+               std::to_string(network_->gpus_per_node) + "-GPU nodes (at most 16384)";
+    }
+    const NetParams np = params_for(p.group);
+    return unsupported(*c, algorithm_, np.nodes * np.gpus_per_node, np.collective);
+}
+
+const Topology& NetOpModel::topology_for(uint64_t group) {
+    auto& t = topologies_[group];
+    if (!t) {
+        t = std::make_unique<Topology>();
+        params_for(group).build_into(*t);
+    }
+    return *t;
+}
+
+OpResult NetOpModel::execute(const Op& op) {
+    const auto& p = std::get<::sim::CollectiveParams>(op.params);
+    const NetParams np = params_for(p.group);
+    const CollectiveResult r =
+        run_collective(topology_for(p.group), *collective_of(op.kind), algorithm_,
+                       static_cast<double>(p.bytes), np.collective);
+    const auto duration = TimePs{static_cast<uint64_t>(r.time * 1e12 + 0.5)};
+    const TimePs now{sc_core::sc_time_stamp().value()};
+    const TimePs start = engine_.reserve(now, duration);
+    const TimePs end = start + duration;
+    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+
+    OpResult res;
+    res.start = start;
+    res.end = end;
+    res.cost = cost_of(op);
+    res.roof_bandwidth = link_roof_;
+    res.bound = "network";
+    res.fidelity = Fidelity::Cycle;
+    res.model = "gpu.net";
+    res.energy = energy::charge(energy_, res.cost);
+    res.static_power = energy_.static_power;
+    return res;
+}
+
+}  // namespace sim::net
