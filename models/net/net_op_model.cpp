@@ -78,6 +78,10 @@ std::string NetOpModel::why_unsupported(const Op& op) const {
     if (!c) return "the network model runs allreduce, allgather, reducescatter and alltoall";
     const auto& p = std::get<::sim::CollectiveParams>(op.params);
     if (p.group < 2) return "a collective needs a group of at least 2";
+    if (p.group > network_->gpus_per_node && !(network_->nic.bandwidth > 0)) {
+        return "a group of " + std::to_string(p.group) + " spans nodes, and the network (" +
+               network_->name + ") has no links.nic between nodes";
+    }
     if (p.group > network_->gpus_per_node &&
         (p.group % network_->gpus_per_node != 0 || p.group / network_->gpus_per_node > 16384)) {
         return "a group of " + std::to_string(p.group) + " is not a whole number of " +

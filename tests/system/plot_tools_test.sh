@@ -13,8 +13,9 @@ tools/plot_cost.py --wallsim "$wallsim" --hw configs/hw/a100.yaml,configs/hw/h10
 tools/plot_systolic.py --wallsim "$wallsim" --figures roofline,traffic -o "$tmp/plots"
 tools/plot_net.py --wallsim "$wallsim" --runs configs/net/dgx_h100.yaml,configs/net/pcie_box.yaml \
   --sizes 1KiB:1GiB -o "$tmp/plots/net.png"
+tools/plot_scaling.py --wallsim "$wallsim" --layers 2 -o "$tmp/plots/scaling.png" >/dev/null
 for f in roofline.png roofline.svg ops.png ops.svg energy.png energy.svg cost.png \
-         systolic_roofline.png systolic_traffic.png net.png; do
+         systolic_roofline.png systolic_traffic.png net.png scaling.png; do
   test -s "$tmp/plots/$f" || { echo "missing $f"; exit 1; }
 done
 # A broken run directory is a one-line error with exit code 2.
