@@ -53,6 +53,10 @@ TEST(Topology, RoutesAreFewestHopsAndADisconnectedGpuIsAnError) {
     ASSERT_EQ(u.route(0, 1).size(), 1u);  // the direct link, not the two hops via the switch
     EXPECT_EQ(u.link(u.route(0, 1)[0]).kind, "direct");
     EXPECT_THROW(u.connect(x, x, link("x", 10)), std::logic_error);
+    Topology v;
+    const uint32_t only = v.add_gpu("only");
+    EXPECT_THROW(v.connect(only, 7, link("x", 10)), std::invalid_argument);  // a link to nowhere
+    EXPECT_THROW(v.connect(only, v.add_switch("s"), link("x", 0)), std::invalid_argument);
 }
 
 TEST(FlowNetwork, LinksAreSharedMaxMinFairly) {
