@@ -5,8 +5,8 @@
 #include "models/cim/register.h"
 #include "models/economics/register.h"
 #include "models/energy/register.h"
-#include "models/net/register.h"
 #include "models/hbm/register.h"
+#include "models/net/register.h"
 #include "models/systolic/register.h"
 #include "sim/registry/registry.h"
 
