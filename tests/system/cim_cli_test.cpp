@@ -17,18 +17,13 @@ namespace {
 using ::testing::HasSubstr;
 
 using Result = testing::ProcessResult;
+using testing::expect_bad_input;
+using testing::lines;
 using testing::slurp;
 using testing::wallsim;
 
 double value(const nlohmann::json& j) {
     return j["value"].get<double>();
-}
-
-void expect_bad_input(const Result& r, const std::string& fragment) {
-    EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("wallsim: error: "));
-    EXPECT_THAT(r.err, HasSubstr(fragment));
 }
 
 const std::string kTeaching = "cim --cim configs/cim/teaching.yaml";

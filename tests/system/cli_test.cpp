@@ -19,19 +19,10 @@ namespace {
 using ::testing::HasSubstr;
 
 using Result = testing::ProcessResult;
+using testing::expect_bad_input;
+using testing::lines;
 using testing::slurp;
 using testing::wallsim;
-
-size_t lines(const std::string& s) {
-    return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
-}
-
-void expect_bad_input(const Result& r, const std::string& fragment) {
-    EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("wallsim: error: "));
-    EXPECT_THAT(r.err, HasSubstr(fragment));
-}
 
 const std::string kH100 = "--hw configs/hw/h100.yaml";
 

@@ -3,8 +3,11 @@
 // for the system tests.
 #pragma once
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +43,18 @@ inline ProcessResult wallsim(const std::string& args, const TempDir& dir) {
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
+}
+
+inline size_t lines(const std::string& s) {
+    return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+/// Bad input: exit code 2 and one line on stderr, "wallsim: error: ..." naming fragment.
+inline void expect_bad_input(const ProcessResult& r, const std::string& fragment) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_THAT(r.err, ::testing::HasSubstr("wallsim: error: "));
+    EXPECT_THAT(r.err, ::testing::HasSubstr(fragment));
 }
 
 }  // namespace sim::testing
