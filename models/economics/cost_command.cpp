@@ -7,8 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
-#include <sstream>
 
 #include "models/economics/core/training_cost.h"
 #include "models/economics/economics_params.h"

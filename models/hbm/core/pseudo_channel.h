@@ -96,7 +96,8 @@ class PseudoChannel {
         uint8_t bank = 0;             ///< flat bank index
         uint8_t first = kNotStarted;  ///< the request's first command: its row-buffer outcome
     };
-    static constexpr uint8_t kNotStarted = 0, kFirstHit = 1, kFirstAct = 2, kFirstPre = 3;
+    /// A request's first command; still kNotStarted at its first RD/WR means a row hit.
+    static constexpr uint8_t kNotStarted = 0, kFirstAct = 1, kFirstPre = 2;
     /// One request queue in arrival order. Requests become schedulable frontend_cycles after
     /// arrival, so the schedulable ones are always a prefix. Per bank it counts the requests
     /// that hit the open row, so that the scheduler knows without a scan whether any request
