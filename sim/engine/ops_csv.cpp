@@ -1,71 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "sim/engine/ops_csv.h"
 
-#include <charconv>
 #include <optional>
 
 #include "sim/core/error.h"
+#include "sim/engine/csv_row.h"
 
 namespace sim {
-
-namespace {
-
-// One CSV row at a time, appended in place: formatting is a large share of an analytic run.
-class RowWriter {
-  public:
-    explicit RowWriter(std::string& out) : out_(out) {}
-
-    /// A number as printf's %.9g writes it (std::to_chars with precision is specified so).
-    RowWriter& num(double v) {
-        sep();
-        char buf[40];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 9);
-        out_.append(buf, r.ptr);
-        return *this;
-    }
-    RowWriter& num(uint64_t v) {
-        sep();
-        char buf[24];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out_.append(buf, r.ptr);
-        return *this;
-    }
-    /// An empty cell when v is absent.
-    RowWriter& maybe(std::optional<double> v) {
-        if (v) return num(*v);
-        sep();
-        return *this;
-    }
-    /// RFC 4180: quote a field holding a comma, quote or newline; double inner quotes.
-    RowWriter& text(const std::string& s) {
-        sep();
-        if (s.find_first_of(",\"\n\r") == std::string::npos) {
-            out_ += s;
-            return *this;
-        }
-        out_ += '"';
-        for (char c : s) {
-            if (c == '"') out_ += '"';
-            out_ += c;
-        }
-        out_ += '"';
-        return *this;
-    }
-    void end() {
-        out_ += '\n';
-        first_ = true;
-    }
-
-  private:
-    void sep() {
-        if (!first_) out_ += ',';
-        first_ = false;
-    }
-    std::string& out_;
-    bool first_ = true;
-};
-
-}  // namespace
 
 std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& results) {
     SIM_ASSERT(trace.ops.size() == results.size(), "one result per op");
@@ -119,6 +60,63 @@ std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& resu
             .num(static_joules)
             .maybe(if_positive(seconds, total / seconds))
             .maybe(if_positive(total, r.cost.flops / total / 1e12));
+        row.end();
+    }
+    return out;
+}
+
+std::string format_kernels_csv(const Trace& trace, const std::vector<OpResult>& results) {
+    SIM_ASSERT(trace.ops.size() == results.size(), "one result per op");
+    std::string out;
+    RowWriter row(out);
+    for (size_t i = 0; i < results.size(); ++i) {
+        if (!results[i].kernel) continue;
+        if (out.empty()) {
+            out =
+                "index,name,kernel,ctas,threads_per_cta,registers_per_thread,ctas_per_sm,"
+                "occupancy_limiter,theoretical_occupancy,achieved_occupancy,cycles,"
+                "simulated_fraction,bound,warp_instructions,issue_utilisation,l1_gbps,l2_gbps,"
+                "dram_gbps,l1_bytes,l2_bytes,dram_read_bytes,dram_write_bytes,l1_hit_rate,"
+                "l2_hit_rate,dram_row_hit_rate,issuing,stall_memory,stall_dependency,"
+                "stall_pipeline,stall_barrier,not_selected,no_eligible\n";
+        }
+        const KernelMetrics& k = *results[i].kernel;
+        const double seconds = to_seconds(results[i].end - results[i].start);
+        const auto gbps = [seconds](double bytes) {
+            return seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+        };
+        row.num(uint64_t{i})
+            .text(trace.ops[i].name)
+            .text(k.kernel)
+            .num(k.ctas)
+            .num(uint64_t{k.threads_per_cta})
+            .num(uint64_t{k.registers_per_thread})
+            .num(uint64_t{k.ctas_per_sm})
+            .text(k.occupancy_limiter)
+            .num(k.theoretical_occupancy)
+            .num(k.achieved_occupancy)
+            .num(k.cycles)
+            .num(k.simulated_fraction)
+            .num(k.bound)
+            .num(k.warp_instructions)
+            .num(k.issue_utilisation)
+            .num(gbps(k.l1_bytes))
+            .num(gbps(k.l2_bytes))
+            .num(gbps(k.dram_read_bytes + k.dram_write_bytes))
+            .num(k.l1_bytes)
+            .num(k.l2_bytes)
+            .num(k.dram_read_bytes)
+            .num(k.dram_write_bytes)
+            .num(k.l1_hit_rate)
+            .num(k.l2_hit_rate)
+            .num(k.dram_row_hit_rate)
+            .num(k.issuing)
+            .num(k.stall_memory)
+            .num(k.stall_dependency)
+            .num(k.stall_pipeline)
+            .num(k.stall_barrier)
+            .num(k.not_selected)
+            .num(k.no_eligible);
         row.end();
     }
     return out;

@@ -292,6 +292,8 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
                        {"overrides", options.overrides}};
     out.write_stats(meta, stats);
     out.write("ops.csv", format_ops_csv(trace, driver.results()));
+    const std::string kernels = format_kernels_csv(trace, driver.results());
+    if (!kernels.empty()) out.write("kernels.csv", kernels);
     out.write("resolved_config.yaml", resolved_config_text(setup.document(), options));
     out.commit();
 

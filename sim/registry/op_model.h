@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/core/energy.h"
+#include "sim/core/kernel_metrics.h"
 #include "sim/core/types.h"
 #include "sim/trace/op.h"
 #include "sim/trace/op_cost.h"
@@ -45,6 +46,8 @@ struct OpResult {
     /// energy is this × simulated time), not per operator, so overlapping ops are not
     /// charged twice.
     double static_power = 0;
+    /// Set by cycle-level GPU models: what the kernel did (kernels.csv).
+    std::optional<KernelMetrics> kernel;
 };
 
 class OpModel {

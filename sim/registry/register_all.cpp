@@ -5,6 +5,7 @@
 #include "models/cim/register.h"
 #include "models/economics/register.h"
 #include "models/energy/register.h"
+#include "models/gpu/register.h"
 #include "models/hbm/register.h"
 #include "models/net/register.h"
 #include "models/systolic/register.h"
@@ -15,6 +16,7 @@ namespace sim {
 void register_all(Registry& r) {
     analytic::register_analytic(r);
     hbm::register_hbm(r);
+    gpu::register_gpu(r);
     energy::register_energy(r);
     economics::register_economics(r);
     net::register_net(r);

@@ -116,6 +116,20 @@ using OpParams = std::variant<GemmParams,
                               CustomParams,
                               DramTrafficParams>;
 
+/// How a GPU model should shape the kernel it lowers an operator to (the trace's `kernel:` map);
+/// an absent field means the kernel library's default. Models that run no kernels ignore it.
+struct KernelHints {
+    std::optional<uint64_t> block;          ///< threads per CTA (32..1024, a multiple of 32)
+    std::optional<uint64_t> vector;         ///< elements per thread per load (1, 2, 4, 8, 16)
+    std::optional<uint64_t> registers;      ///< registers per thread (1..255)
+    std::optional<uint64_t> shared_memory;  ///< bytes of shared memory per CTA
+    std::optional<uint64_t> stride;      ///< elements between neighbouring threads (1: coalesced)
+    std::optional<uint64_t> divergence;  ///< paths a warp's branch splits into (1..32)
+    bool any() const {
+        return block || vector || registers || shared_memory || stride || divergence;
+    }
+};
+
 struct Op {
     size_t index = 0;  ///< position in the expanded trace
     std::string name;  ///< unique in the trace
@@ -124,6 +138,7 @@ struct Op {
     std::vector<size_t> after;  ///< indices of ops that must finish first (all < index)
     DType dtype = DType::FP32;
     OpParams params;
+    KernelHints kernel;
     SourceLocation where;  ///< the trace line that defined it
 };
 

@@ -45,6 +45,33 @@ DType read_dtype(const ConfigNode& n, const std::string& key, DType fallback) {
     return *parse_dtype(s);
 }
 
+// The optional `kernel:` map of an operator: how a GPU model shapes its kernel.
+KernelHints read_kernel_hints(const ConfigNode& op) {
+    KernelHints h;
+    if (!op.has("kernel")) return h;
+    const ConfigNode n = op.child("kernel");
+    if (!n.is_map()) op.fail("kernel", "expected a map of kernel hints (block, vector, ...)");
+    const auto read = [&n](const char* key, std::optional<uint64_t>& out, uint64_t lo, uint64_t hi,
+                           const char* expected) {
+        uint64_t v = 0;
+        if (!n.get(key, v)) return;
+        if (v < lo || v > hi)
+            n.fail(key, std::string("expected ") + expected + ", got " + std::to_string(v));
+        out = v;
+    };
+    read("block", h.block, 32, 1024, "32..1024 threads");
+    if (h.block && *h.block % 32 != 0) n.fail("block", "must be a multiple of 32 (whole warps)");
+    read("vector", h.vector, 1, 16, "1, 2, 4, 8 or 16 elements");
+    if (h.vector && (*h.vector & (*h.vector - 1)))
+        n.fail("vector", "must be a power of two (1..16)");
+    read("registers", h.registers, 1, 255, "1..255 registers per thread");
+    read("shared_memory", h.shared_memory, 0, uint64_t{1} << 30, "bytes of shared memory per CTA");
+    read("stride", h.stride, 1, uint64_t{1} << 20, "a stride of at least 1 element");
+    read("divergence", h.divergence, 1, 32, "1..32 paths");
+    n.reject_unknown_keys();
+    return h;
+}
+
 DType default_dtype(OpKind k) {
     switch (k) {
         case OpKind::Gemm:
@@ -273,6 +300,7 @@ class TraceBuilder {
 
         op.dtype = read_dtype(n, "dtype", default_dtype(op.kind));
         op.params = read_params(n, op.kind, op.dtype);
+        op.kernel = read_kernel_hints(n);
         n.reject_unknown_keys();
 
         names_[op.name] = op.index;

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// The structure of a GPU as the cycle-level model sees it: SMs with sub-partitions, warp
+// scheduler policy, pipelines (lanes and latency), occupancy limits, L1, the crossbar and the
+// L2 slices. The HBM stacks behind the L2 are models/hbm's own configuration. Pure C++.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace sim::gpu {
+
+enum class SchedulerPolicy {
+    Gto,  ///< greedy-then-oldest: keep issuing the last warp while it can, else the oldest
+    Lrr,  ///< loose round-robin: the next eligible warp after the last one issued
+};
+SchedulerPolicy parse_scheduler(const std::string& s);  ///< throws std::invalid_argument
+std::string to_string(SchedulerPolicy p);
+
+/// One execution pipeline of a sub-partition. A warp-instruction of 32 threads occupies it for
+/// 32 / lanes cycles (its initiation interval); its result is ready latency cycles after issue.
+struct Pipeline {
+    uint32_t lanes = 32;
+    uint32_t latency = 4;
+    uint32_t interval() const { return lanes >= 32 ? 1 : 32 / lanes; }
+};
+
+struct SmConfig {
+    uint32_t sub_partitions = 4;  ///< warp schedulers per SM, one issue per cycle each
+    uint32_t max_warps = 64;
+    uint32_t max_threads = 2048;
+    uint32_t max_ctas = 32;
+    uint32_t registers = 65536;           ///< 32-bit registers per SM
+    uint32_t register_granule = 256;      ///< registers allocated per warp in multiples of this
+    uint32_t shared_memory = 228 * 1024;  ///< bytes per SM usable by CTAs
+    SchedulerPolicy scheduler = SchedulerPolicy::Gto;
+    Pipeline fp32{32, 4};  ///< FFMA/FADD/FMUL lanes per sub-partition
+    Pipeline integer{16, 4};
+    Pipeline sfu{4, 18};
+    Pipeline lsu{8, 0};       ///< address generation; latency comes from the memory system
+    Pipeline shuffle{8, 24};  ///< SHFL and shared memory (MIO)
+    uint32_t barrier_latency = 20;
+};
+
+struct L1Config {
+    uint32_t bytes = 256 * 1024;  ///< data cache capacity for global loads
+    uint32_t ways = 4;
+    uint32_t bytes_per_clock = 128;  ///< data port
+    uint32_t hit_latency = 33;
+    uint32_t max_pending_lines = 256;  ///< miss status holding registers (lines in flight)
+};
+
+struct L2Config {
+    uint64_t bytes = 50ULL << 20;
+    uint32_t ways = 16;
+    uint32_t slices = 80;
+    uint32_t bytes_per_clock_per_slice = 64;
+    uint32_t hit_latency = 120;      ///< tag + data after the slice accepts the request
+    uint32_t crossbar_latency = 60;  ///< each way between an SM and a slice
+};
+
+struct GpuCoreConfig {
+    uint32_t sm_count = 132;
+    uint64_t clock_hz = 1'980'000'000;  ///< SM, crossbar and L2 clock
+    SmConfig sm;
+    L1Config l1;
+    L2Config l2;
+    static constexpr uint32_t kLineBytes = 128;
+    static constexpr uint32_t kSectorBytes = 32;
+    static constexpr uint32_t kWarpSize = 32;
+
+    /// Throws std::invalid_argument naming the first impossible value.
+    void validate() const;
+};
+
+}  // namespace sim::gpu

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// The cycle-level GPU running one kernel: a CTA dispatcher that keeps every SM filled up to its
+// occupancy, the SMs, and the memory system, all advanced from one event calendar (SM cycles)
+// plus the HBM model's own clock. Only SMs with a warp able to issue are ticked.
+//
+// Fidelity: `cycle` runs every CTA. `sampled` runs whole CTA waves until the wave time is
+// steady (after the first wave, and after the L2 has been filled once so that write-backs are
+// part of the steady state), then extrapolates the remaining CTAs at the measured rate and
+// reports the bound. Pure C++.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/gpu/core/event_queue.h"
+#include "models/gpu/core/gpu_config.h"
+#include "models/gpu/core/memory_system.h"
+#include "models/gpu/core/occupancy.h"
+#include "models/gpu/core/sm.h"
+#include "models/gpu/core/warp_program.h"
+#include "models/hbm/core/hbm_system.h"
+
+namespace sim::gpu {
+
+struct SamplingOptions {
+    bool enabled = true;
+    /// Steady: the mean time of the last waves (windows to max_windows of them, after
+    /// warm-up) is known to within this fraction at about 95% confidence (two standard errors).
+    double tolerance = 0.05;
+    uint32_t windows = 3;       ///< steady waves required at least
+    uint32_t max_windows = 16;  ///< waves averaged at most
+};
+
+struct KernelResult {
+    uint64_t cycles = 0;            ///< the kernel's time in SM cycles (extrapolated if sampled)
+    uint64_t simulated_cycles = 0;  ///< cycles actually simulated
+    uint64_t ctas = 0;
+    uint64_t simulated_ctas = 0;  ///< CTAs that ran to completion in the simulation
+    bool extrapolated = false;    ///< sampled and stopped early
+    double bound = 0;             ///< extrapolation error bound, a fraction of cycles
+    Occupancy occupancy;
+    SmCounters sm;          ///< over the simulated cycles
+    MemoryCounters memory;  ///< over the simulated cycles
+    /// Multiplies the simulated work counters (bytes, instructions, FLOPs) to the whole kernel.
+    double work_scale() const {
+        return simulated_ctas ? double(ctas) / double(simulated_ctas) : 1.0;
+    }
+};
+
+class GpuCore {
+  public:
+    /// Throws std::invalid_argument for a kernel that does not fit on an SM or a bad config.
+    GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, const KernelLaunch& k);
+    KernelResult run(const SamplingOptions& sampling);
+    const MemorySystem& memory() const { return memory_; }
+
+  private:
+    void wake(uint32_t sm, uint64_t at);
+    void dispatch(uint32_t sm, uint64_t now);
+    /// Called when a wave of CTAs has finished: whether the wave time is steady; if so r gets
+    /// the extrapolated cycles and bound.
+    bool steady(uint64_t now, const SamplingOptions& sampling, KernelResult& r);
+
+    GpuCoreConfig config_;
+    KernelLaunch kernel_;
+    Occupancy occupancy_;
+    EventQueue events_;
+    MemorySystem memory_;
+    SmCounters counters_;
+    std::vector<std::unique_ptr<Sm>> sms_;
+    uint64_t next_cta_ = 0;
+    uint64_t done_ctas_ = 0;
+    std::vector<uint64_t> wave_ends_;  ///< cycle at which each whole wave of CTAs had finished
+    size_t warm_wave_ = 0;  ///< waves ending after wave_ends_[warm_wave_] count as steady
+};
+
+}  // namespace sim::gpu

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+#include "models/gpu/core/memory_system.h"
+
+#include <algorithm>
+
+#include "sim/core/error.h"
+
+namespace sim::gpu {
+
+namespace {
+constexpr uint32_t kNoSlot = ~0u;
+constexpr uint32_t kSector = GpuCoreConfig::kSectorBytes;
+
+uint32_t sector_count(uint8_t sectors) {
+    return static_cast<uint32_t>(__builtin_popcount(sectors));
+}
+
+uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+}  // namespace
+
+MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
+                           const hbm::HbmCoreConfig& hbm,
+                           EventQueue& events)
+    : gpu_(gpu),
+      events_(events),
+      sm_clock_("sm", gpu.clock_hz),
+      dram_clock_("hbm", hbm.clock_hz),
+      dram_(hbm),
+      dram_capacity_(dram_.mapping().capacity()),
+      l1_pending_(gpu.sm_count, 0),
+      slice_free_(gpu.l2.slices, 0),
+      refused_(dram_.pseudo_channel_count()) {
+    l1_.reserve(gpu.sm_count);
+    for (uint32_t i = 0; i < gpu.sm_count; ++i)
+        l1_.emplace_back(gpu.l1.bytes, gpu.l1.ways);
+    l1_port_free_.assign(gpu.sm_count, 0);
+    l2_.reserve(gpu.l2.slices);
+    for (uint32_t i = 0; i < gpu.l2.slices; ++i)
+        l2_.emplace_back(gpu.l2.bytes / gpu.l2.slices, gpu.l2.ways);
+}
+
+double MemorySystem::sm_cycles_to_seconds(uint64_t cycles) const {
+    return to_seconds(sm_clock_.to_ps(Cycle{cycles}));
+}
+
+uint64_t MemorySystem::dram_cycle_at(uint64_t sm_cycle) const {
+    const TimePs t = dram_clock_.next_edge(sm_clock_.to_ps(Cycle{sm_cycle}));
+    return dram_clock_.cycle_at(t).value();
+}
+
+uint64_t MemorySystem::sm_cycle_at(uint64_t dram_cycle) const {
+    const TimePs t = sm_clock_.next_edge(dram_clock_.to_ps(Cycle{dram_cycle}));
+    return sm_clock_.cycle_at(t).value();
+}
+
+uint32_t MemorySystem::new_request(const Request& r) {
+    ++in_flight_;
+    if (free_head_ != 0) {
+        const uint32_t slot = free_head_ - 1;
+        free_head_ = requests_[slot].next_free;
+        requests_[slot] = r;
+        return slot;
+    }
+    requests_.push_back(r);
+    return static_cast<uint32_t>(requests_.size() - 1);
+}
+
+void MemorySystem::free_request(uint32_t slot) {
+    --in_flight_;
+    requests_[slot].next_free = free_head_;
+    free_head_ = slot + 1;
+}
+
+uint32_t MemorySystem::slice_of(uint64_t line) const {
+    const uint64_t n = line >> 7;
+    return static_cast<uint32_t>((n ^ (n >> 11) ^ (n >> 19)) % gpu_.l2.slices);
+}
+
+void MemorySystem::load(
+    uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now) {
+    for (size_t i = 0; i < n; ++i) {
+        const LineAccess& a = lines[i];
+        const uint32_t sectors = sector_count(a.sectors);
+        const uint64_t start = std::max(now, l1_port_free_[sm]);
+        l1_port_free_[sm] =
+            start + std::max<uint64_t>(1, ceil_div(sectors * kSector, gpu_.l1.bytes_per_clock));
+        counters_.l1_sectors += sectors;
+        const uint8_t hit = l1_[sm].lookup(a.line, a.sectors);
+        counters_.l1_hit_sectors += sector_count(hit);
+        const uint32_t slot = new_request({a.line, a.sectors, false, sm, token, false, 0});
+        if (hit == a.sectors) {
+            events_.push(start + gpu_.l1.hit_latency, {EventKind::SmReturn, slot});
+            continue;
+        }
+        requests_[slot].sectors = static_cast<uint8_t>(a.sectors & ~hit);
+        requests_[slot].l1_miss = true;
+        ++l1_pending_[sm];
+        events_.push(start + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
+    }
+}
+
+void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_t now) {
+    for (size_t i = 0; i < n; ++i) {
+        const LineAccess& a = lines[i];
+        const uint64_t start = std::max(now, l1_port_free_[sm]);
+        l1_port_free_[sm] =
+            start + std::max<uint64_t>(
+                        1, ceil_div(sector_count(a.sectors) * kSector, gpu_.l1.bytes_per_clock));
+        l1_[sm].invalidate(a.line);
+        const uint32_t slot = new_request({a.line, a.sectors, true, sm, 0, false, 0});
+        ++stores_in_flight_;
+        events_.push(start + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
+    }
+}
+
+void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done) {
+    if (e.kind == EventKind::L2Arrive) {
+        l2_access(e.payload, now);
+        return;
+    }
+    SIM_ASSERT(e.kind == EventKind::SmReturn, "memory system got a foreign event");
+    const Request& r = requests_[e.payload];
+    if (r.l1_miss) {
+        SectorCache::Victim unused;
+        l1_[r.sm].fill(r.line, r.sectors, false, unused);
+        --l1_pending_[r.sm];
+    }
+    done.push_back({r.sm, r.token});
+    free_request(e.payload);
+}
+
+void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
+    Request& r = requests_[slot];
+    const uint32_t slice = slice_of(r.line);
+    const uint32_t sectors = sector_count(r.sectors);
+    const uint64_t start = std::max(now, slice_free_[slice]);
+    slice_free_[slice] = start + std::max<uint64_t>(1, ceil_div(sectors * kSector,
+                                                                gpu_.l2.bytes_per_clock_per_slice));
+    SectorCache& l2 = l2_[slice];
+    if (r.write) {
+        --stores_in_flight_;
+        counters_.l2_write_sectors += sectors;
+        SectorCache::Victim victim;
+        l2.fill(r.line, r.sectors, true, victim);
+        write_back(victim, start);
+        free_request(slot);
+        return;
+    }
+    counters_.l2_read_sectors += sectors;
+    const uint8_t present = l2.lookup(r.line, r.sectors);
+    counters_.l2_hit_sectors += sector_count(present);
+    const uint8_t missing = static_cast<uint8_t>(r.sectors & ~present);
+    uint32_t index = miss_index_.find(r.line);
+    if (missing == 0 && index == LineTable::kAbsent) {
+        events_.push(start + gpu_.l2.hit_latency + gpu_.l2.crossbar_latency,
+                     {EventKind::SmReturn, slot});
+        return;
+    }
+    if (index == LineTable::kAbsent) {
+        if (free_misses_.empty()) {
+            index = static_cast<uint32_t>(misses_.size());
+            misses_.emplace_back();
+        } else {
+            index = free_misses_.back();
+            free_misses_.pop_back();
+        }
+        misses_[index].requested = 0;
+        misses_[index].outstanding = 0;
+        misses_[index].waiters.clear();
+        miss_index_.insert(r.line, index);
+    }
+    Miss& m = misses_[index];
+    m.waiters.push_back(slot);
+    const uint8_t fresh = static_cast<uint8_t>(missing & ~m.requested);
+    if (fresh) {
+        m.requested |= fresh;
+        // One DRAM access per run of sectors inside each 64-byte half of the line.
+        for (uint8_t half : {uint8_t{0x3}, uint8_t{0xC}}) {
+            if (fresh & half) ++m.outstanding;
+        }
+        dram_access(r.line, fresh, false, start + gpu_.l2.hit_latency);
+    }
+}
+
+void MemorySystem::dram_access(uint64_t line, uint8_t sectors, bool write, uint64_t now) {
+    const uint64_t dram_now = dram_cycle_at(now);
+    for (uint32_t half = 0; half < 2; ++half) {
+        const uint8_t bits = static_cast<uint8_t>((sectors >> (2 * half)) & 0x3);
+        if (!bits) continue;
+        const uint32_t first = (bits & 1) ? 0 : 1;
+        const uint32_t bytes = __builtin_popcount(bits) * kSector;
+        const uint64_t addr = (line + half * 64 + first * kSector) % dram_capacity_;
+        uint64_t id;
+        if (!dram_free_.empty()) {
+            id = dram_free_.back();
+            dram_free_.pop_back();
+            dram_requests_[id] = {line, write};
+        } else {
+            id = dram_requests_.size();
+            dram_requests_.push_back({line, write});
+        }
+        ++in_flight_;
+        (write ? counters_.dram_write_bytes : counters_.dram_read_bytes) += bytes;
+        const hbm::AddressParts parts = dram_.mapping().decode(addr);
+        const size_t pc = dram_.pseudo_channel_of(parts);
+        const hbm::MemRequest req = dram_.request_for(id, parts, write, bytes);
+        if (!refused_[pc].empty() || !dram_.try_enqueue(pc, req, dram_now))
+            refused_[pc].push_back({pc, req});
+    }
+}
+
+void MemorySystem::write_back(const SectorCache::Victim& v, uint64_t now) {
+    if (v.dirty) dram_access(v.line, v.dirty, true, now);
+}
+
+uint64_t MemorySystem::next_dram_cycle() const {
+    const uint64_t next = dram_.next_event();
+    if (next == hbm::kNever) return hbm::kNever;
+    return sm_cycle_at(next);
+}
+
+void MemorySystem::advance_dram(uint64_t now) {
+    // Every DRAM cycle whose edge lies at or before this SM cycle's edge.
+    const uint64_t limit = dram_clock_.cycle_at(sm_clock_.to_ps(Cycle{now})).value();
+    while (true) {
+        const uint64_t due = dram_.next_event();
+        if (due == hbm::kNever || due > limit) break;
+        completions_.clear();
+        touched_.clear();
+        dram_.advance(due, completions_, &touched_);
+        for (const hbm::Completion& c : completions_) {
+            const DramRequest d = dram_requests_[c.id];
+            dram_free_.push_back(c.id);
+            --in_flight_;
+            if (d.write) continue;
+            const uint32_t index = miss_index_.find(d.line);
+            SIM_ASSERT(index != LineTable::kAbsent, "a DRAM fill for a line nobody missed");
+            if (--misses_[index].outstanding == 0)
+                fill_l2(d.line, std::max(now, sm_cycle_at(c.done)));
+        }
+        retry_refused(touched_, due);
+    }
+}
+
+void MemorySystem::retry_refused(const std::vector<size_t>& touched, uint64_t dram_now) {
+    for (size_t pc : touched) {
+        auto& q = refused_[pc];
+        while (!q.empty() && dram_.try_enqueue(pc, q.front().request, dram_now))
+            q.pop_front();
+    }
+}
+
+void MemorySystem::fill_l2(uint64_t line, uint64_t at) {
+    const uint32_t index = miss_index_.find(line);
+    miss_index_.erase(line);
+    free_misses_.push_back(index);
+    const Miss& m = misses_[index];
+    SectorCache::Victim victim;
+    l2_[slice_of(line)].fill(line, m.requested, false, victim);
+    write_back(victim, at);
+    for (uint32_t slot : m.waiters)
+        events_.push(at + gpu_.l2.crossbar_latency, {EventKind::SmReturn, slot});
+}
+
+}  // namespace sim::gpu

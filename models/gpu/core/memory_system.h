@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// Everything between the SMs' load/store units and the DRAM pins: an L1 per SM (a sectored
+// cache with a data port of bytes_per_clock and a limit on lines in flight), the crossbar (a
+// fixed latency each way), L2 slices (line-interleaved, each a bandwidth server in front of its
+// share of a sectored, write-back, write-allocate L2 with MSHRs that merge misses to a line), and
+// the cycle-level HBM stacks of models/hbm on their own clock. Loads return per line; stores are
+// fire-and-forget. Pure C++.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "models/gpu/core/event_queue.h"
+#include "models/gpu/core/gpu_config.h"
+#include "models/gpu/core/line_table.h"
+#include "models/gpu/core/sector_cache.h"
+#include "models/hbm/core/hbm_system.h"
+#include "sim/time/clock_domain.h"
+
+namespace sim::gpu {
+
+/// A 128-byte line and the 32-byte sectors of it a warp touches.
+struct LineAccess {
+    uint64_t line = 0;
+    uint8_t sectors = 0;
+};
+
+/// A load's line delivered to an SM: token is the SM's own tag (its warp slot and register).
+struct LoadReturn {
+    uint32_t sm = 0;
+    uint32_t token = 0;
+};
+
+struct MemoryCounters {
+    uint64_t l1_sectors = 0;  ///< sectors loads asked of L1
+    uint64_t l1_hit_sectors = 0;
+    uint64_t l2_read_sectors = 0;  ///< sectors that reached L2 for loads
+    uint64_t l2_write_sectors = 0;
+    uint64_t l2_hit_sectors = 0;  ///< load sectors L2 held
+    uint64_t dram_read_bytes = 0;
+    uint64_t dram_write_bytes = 0;
+    uint64_t l1_throttled = 0;  ///< load attempts refused: no free L1 miss entry
+};
+
+class MemorySystem {
+  public:
+    MemorySystem(const GpuCoreConfig& gpu, const hbm::HbmCoreConfig& hbm, EventQueue& events);
+
+    /// Whether SM sm can take a load of `lines` lines now (free L1 miss entries).
+    bool can_load(uint32_t sm, uint32_t lines) const {
+        return l1_pending_[sm] + lines <= gpu_.l1.max_pending_lines;
+    }
+    /// A warp's coalesced load leaves the load/store unit at cycle now.
+    void load(uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now);
+    /// A warp's coalesced store (write-through L1, write-back L2).
+    void store(uint32_t sm, const LineAccess* lines, size_t n, uint64_t now);
+
+    /// Handles an L2Arrive or SmReturn event due at now; returned loads are appended to done.
+    void on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done);
+    /// The SM cycle of the DRAM's next event; kNever when it is idle.
+    uint64_t next_dram_cycle() const;
+    /// Advances the DRAM to SM cycle now (call when next_dram_cycle() <= now).
+    void advance_dram(uint64_t now);
+    /// Requests anywhere in the memory system (loads and stores not yet done).
+    bool busy() const { return in_flight_ > 0; }
+    /// Stores that have not reached L2 yet (a kernel is not done before they have).
+    uint64_t stores_in_flight() const { return stores_in_flight_; }
+
+    const MemoryCounters& counters() const { return counters_; }
+    const hbm::HbmSystem& dram() const { return dram_; }
+    double sm_cycles_to_seconds(uint64_t cycles) const;
+
+  private:
+    struct Request {
+        uint64_t line = 0;
+        uint8_t sectors = 0;
+        bool write = false;
+        uint32_t sm = 0;
+        uint32_t token = 0;
+        bool l1_miss = false;  ///< holds an L1 miss entry until it returns
+        uint32_t next_free = 0;
+    };
+    struct Miss {  ///< one L2 line in flight from DRAM, with the loads waiting on it
+        uint8_t requested = 0;
+        uint32_t outstanding = 0;  ///< DRAM requests not back yet
+        std::vector<uint32_t> waiters;
+    };
+    struct DramRequest {  ///< a DRAM access: a load fill of a line, or a write-back
+        uint64_t line = 0;
+        bool write = false;
+    };
+    struct Refused {
+        size_t pseudo_channel;
+        hbm::MemRequest request;
+    };
+
+    uint32_t new_request(const Request& r);
+    void free_request(uint32_t slot);
+    uint32_t slice_of(uint64_t line) const;
+    void l2_access(uint32_t slot, uint64_t now);
+    /// Queues DRAM accesses for the given sectors of line (32-byte sector runs within 64 B).
+    void dram_access(uint64_t line, uint8_t sectors, bool write, uint64_t now);
+    void fill_l2(uint64_t line, uint64_t at);
+    void write_back(const SectorCache::Victim& v, uint64_t now);
+    uint64_t dram_cycle_at(uint64_t sm_cycle) const;
+    uint64_t sm_cycle_at(uint64_t dram_cycle) const;
+    void retry_refused(const std::vector<size_t>& touched, uint64_t dram_now);
+
+    GpuCoreConfig gpu_;
+    EventQueue& events_;
+    ClockDomain sm_clock_;
+    ClockDomain dram_clock_;
+    hbm::HbmSystem dram_;
+    uint64_t dram_capacity_;
+    std::vector<SectorCache> l1_;
+    std::vector<uint64_t> l1_port_free_;
+    std::vector<uint32_t> l1_pending_;
+    std::vector<SectorCache> l2_;
+    std::vector<uint64_t> slice_free_;
+    std::vector<Request> requests_;
+    uint32_t free_head_ = 0;
+    LineTable miss_index_;      ///< line -> index in misses_
+    std::vector<Miss> misses_;  ///< pool; entries keep their waiter capacity when freed
+    std::vector<uint32_t> free_misses_;
+    std::vector<DramRequest> dram_requests_;
+    std::vector<uint64_t> dram_free_;
+    std::vector<std::deque<Refused>> refused_;  ///< per pseudo-channel, waiting for queue room
+    std::vector<hbm::Completion> completions_;
+    std::vector<size_t> touched_;
+    uint64_t in_flight_ = 0;
+    uint64_t stores_in_flight_ = 0;
+    MemoryCounters counters_;
+};
+
+}  // namespace sim::gpu

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+#include "models/gpu/core/sm.h"
+
+#include <algorithm>
+
+#include "models/gpu/core/coalescer.h"
+#include "sim/core/error.h"
+
+namespace sim::gpu {
+
+namespace {
+/// Instructions of an arithmetic run issued per scheduler decision: the run holds its issue
+/// slot for that many cycles, so other warps interleave at this granularity.
+constexpr uint32_t kRunChunk = 32;
+/// Free L1 miss entries at which loads held back for want of one try again.
+constexpr uint32_t kThrottleBatch = 16;
+
+double flops_per_thread(Opcode op) {
+    switch (op) {
+        case Opcode::Ffma: return 2;
+        case Opcode::Falu:
+        case Opcode::Sfu: return 1;
+        default: return 0;
+    }
+}
+
+uint32_t lanes_of_path(uint32_t path, uint32_t paths) {
+    uint32_t m = 0;
+    for (uint32_t lane = path; lane < 32; lane += paths)
+        m |= 1u << lane;
+    return m;
+}
+}  // namespace
+
+Sm::Sm(uint32_t id,
+       const GpuCoreConfig& config,
+       const KernelLaunch& kernel,
+       uint32_t ctas_per_sm,
+       MemorySystem& memory,
+       SmCounters& counters)
+    : id_(id),
+      config_(config),
+      kernel_(kernel),
+      ctas_per_sm_(ctas_per_sm),
+      memory_(memory),
+      counters_(counters),
+      warps_(ctas_per_sm * kernel.warps_per_cta()),
+      ctas_(ctas_per_sm),
+      sps_(config.sm.sub_partitions) {
+    for (uint32_t slot = 0; slot < warps_.size(); ++slot)
+        sps_[slot % sps_.size()].warps.push_back(slot);
+}
+
+Sm::Pipe Sm::pipe_of(Opcode op) {
+    switch (op) {
+        case Opcode::Ffma:
+        case Opcode::Falu: return kFp32;
+        case Opcode::Sfu: return kSfu;
+        case Opcode::Ldg:
+        case Opcode::Stg: return kLsu;
+        case Opcode::Lds:
+        case Opcode::Sts:
+        case Opcode::Shfl: return kMio;
+        default: return kInt;
+    }
+}
+
+const Pipeline& Sm::pipeline(Pipe p) const {
+    switch (p) {
+        case kFp32: return config_.sm.fp32;
+        case kSfu: return config_.sm.sfu;
+        case kLsu: return config_.sm.lsu;
+        case kMio: return config_.sm.shuffle;
+        default: return config_.sm.integer;
+    }
+}
+
+void Sm::account_residency(uint64_t now) {
+    counters_.warp_residency += double(resident_warps_) * double(now - residency_since_);
+    residency_since_ = now;
+}
+
+void Sm::launch(uint64_t cta, uint64_t now) {
+    SIM_ASSERT(has_free_cta_slot(), "CTA launched on a full SM");
+    account_residency(now);
+    uint32_t c = 0;
+    while (ctas_[c].live)
+        ++c;
+    const uint32_t per_cta = kernel_.warps_per_cta();
+    ctas_[c] = {true, per_cta, 0, c * per_cta};
+    ++resident_ctas_;
+    resident_warps_ += per_cta;
+    for (uint32_t i = 0; i < per_cta; ++i) {
+        const uint32_t slot = c * per_cta + i;
+        Warp& w = warps_[slot];
+        w = Warp{};
+        w.live = true;
+        w.cta_slot = c;
+        w.warp_in_cta = i;
+        w.cta = cta;
+        w.age = next_age_++;
+        const uint32_t threads = std::min(32u, kernel_.threads_per_cta - i * 32);
+        w.full_mask = threads == 32 ? ~0u : (1u << threads) - 1;
+        w.mask = w.full_mask;
+        w.since = now;
+        w.next_ready = now;
+        advance_control(w, now);
+        SubPartition& sp = sps_[slot % sps_.size()];
+        ++sp.resident;
+        sp.next = std::min(sp.next, now);
+    }
+}
+
+uint32_t Sm::iteration(const Warp& w) const {
+    if (w.depth == 0) return 0;
+    if (w.depth == 1) return w.loops[0].done;
+    return w.loops[0].done * w.loops[1].trips + w.loops[1].done;
+}
+
+void Sm::advance_control(Warp& w, uint64_t /*now*/) {
+    while (true) {
+        const Instr& in = kernel_.program[w.pc];
+        switch (in.op) {
+            case Opcode::LoopBegin:
+                w.loops[w.depth++] = {w.pc + 1, in.count, 0};
+                ++w.pc;
+                break;
+            case Opcode::LoopEnd: {
+                Loop& l = w.loops[w.depth - 1];
+                if (++l.done < l.trips) {
+                    w.pc = l.start;
+                } else {
+                    --w.depth;
+                    ++w.pc;
+                }
+                break;
+            }
+            case Opcode::Diverge:
+                w.paths = in.count;
+                w.path = 0;
+                w.region_start = w.pc + 1;
+                w.mask = w.full_mask & lanes_of_path(0, w.paths);
+                while (w.mask == 0 && w.path + 1 < w.paths)
+                    w.mask = w.full_mask & lanes_of_path(++w.path, w.paths);
+                ++w.pc;
+                break;
+            case Opcode::Reconverge:
+                // The SIMT stack pops to the next path with threads, or to the full mask.
+                w.mask = 0;
+                while (w.mask == 0 && w.path + 1 < w.paths)
+                    w.mask = w.full_mask & lanes_of_path(++w.path, w.paths);
+                if (w.mask != 0) {
+                    w.pc = w.region_start;
+                } else {
+                    w.paths = 1;
+                    w.path = 0;
+                    w.mask = w.full_mask;
+                    ++w.pc;
+                }
+                break;
+            default: return;
+        }
+    }
+}
+
+uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now) {
+    if (!w.live || w.at_barrier) return kNeverCycle;
+    const Instr& in = kernel_.program[w.pc];
+    uint64_t t = w.next_ready;
+    if (w.run_left == 0) {
+        for (uint8_t r : {in.src[0], in.src[1], in.dst}) {
+            if (r == kNoReg) continue;
+            if (w.pending[r]) return kNeverCycle;  // woken by load_returned
+            t = std::max(t, w.ready[r]);
+        }
+    }
+    if (in.op == Opcode::Exit || in.op == Opcode::Bar) return t;
+    const uint64_t pipe = sp.pipe_free[pipe_of(in.op)];
+    if (pipe > t && pipe > now) w.saw_pipe_busy = true;
+    t = std::max(t, pipe);
+    if (in.op == Opcode::Ldg && t <= now && !memory_.can_load(id_, 1)) {
+        w.saw_throttle = true;
+        throttled_ = true;
+        return kNeverCycle;  // an L1 miss entry frees when a line returns
+    }
+    return t;
+}
+
+void Sm::tick(uint64_t now) {
+    for (SubPartition& sp : sps_) {
+        if (sp.next <= now) schedule_sub_partition(sp, now);
+    }
+}
+
+void Sm::schedule_sub_partition(SubPartition& sp, uint64_t now) {
+    if (sp.busy_until > now) {
+        sp.next = sp.busy_until;
+        return;
+    }
+    const size_t n = sp.warps.size();
+    int best = -1;
+    uint64_t earliest = kNeverCycle;
+    const bool gto = config_.sm.scheduler == SchedulerPolicy::Gto;
+    for (size_t k = 0; k < n; ++k) {
+        // LRR starts after the last warp issued; GTO looks at every warp and keeps the last
+        // one if it is ready, else the oldest.
+        const size_t i = gto ? k : (sp.last + 1 + k) % n;
+        Warp& w = warps_[sp.warps[i]];
+        const uint64_t t = ready_at(w, sp, now);
+        if (t > now) {
+            earliest = std::min(earliest, t);
+            continue;
+        }
+        if (!gto) {
+            best = static_cast<int>(i);
+            break;
+        }
+        if (i == sp.last) {
+            best = static_cast<int>(i);
+            break;
+        }
+        if (best < 0 || w.age < warps_[sp.warps[best]].age) best = static_cast<int>(i);
+    }
+    if (best < 0) {
+        if (sp.idle_since == kNeverCycle && sp.resident) sp.idle_since = now;
+        sp.next = earliest;
+        return;
+    }
+    if (sp.idle_since != kNeverCycle) {
+        counters_.no_eligible_cycles += now - sp.idle_since;
+        sp.idle_since = kNeverCycle;
+    }
+    sp.last = static_cast<uint32_t>(best);
+    issue(sp.warps[best], sp, now);
+    sp.next = std::max(now + 1, sp.busy_until);
+}
+
+void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
+    Warp& w = warps_[slot];
+    const Instr& in = kernel_.program[w.pc];
+    ++counters_.scheduler_decisions;
+
+    // Where the time since this warp last issued went.
+    uint64_t operands = w.next_ready;
+    bool from_memory = false;
+    if (w.run_left == 0) {
+        for (uint8_t r : {in.src[0], in.src[1], in.dst}) {
+            if (r == kNoReg || w.ready[r] <= operands) continue;
+            operands = w.ready[r];
+            from_memory = (w.loaded >> r) & 1;
+        }
+    }
+    const uint64_t waited = now - std::min(now, w.since);
+    const uint64_t on_operands = std::min(waited, operands > w.since ? operands - w.since : 0);
+    (from_memory ? counters_.stall_memory : counters_.stall_dependency) += on_operands;
+    const uint64_t rest = waited - on_operands;
+    if (w.saw_throttle) {
+        counters_.stall_memory += rest;
+    } else if (w.saw_pipe_busy) {
+        counters_.stall_pipeline += rest;
+    } else {
+        counters_.not_selected += rest;
+    }
+    w.saw_throttle = w.saw_pipe_busy = false;
+
+    const Pipe p = pipe_of(in.op);
+    const Pipeline& pipe = pipeline(p);
+    switch (in.op) {
+        case Opcode::Ldg:
+        case Opcode::Stg: {
+            sp.pipe_free[p] = now + pipe.interval();
+            const size_t n = coalesce(kernel_.streams[in.stream], w.cta, iteration(w) + in.unrolled,
+                                      w.warp_in_cta, w.mask, lines_.data());
+            if (in.op == Opcode::Ldg) {
+                if (n) {
+                    memory_.load(id_, slot * kMaxRegs + in.dst, lines_.data(), n,
+                                 now + pipe.latency);
+                    w.pending[in.dst] = static_cast<uint16_t>(n);
+                    w.ready[in.dst] = kNeverCycle;
+                    w.loaded |= 1u << in.dst;
+                } else {
+                    w.ready[in.dst] = now;
+                }
+            } else if (n) {
+                memory_.store(id_, lines_.data(), n, now + pipe.latency);
+            }
+            ++counters_.warp_instructions;
+            sp.busy_until = now + 1;
+            w.next_ready = w.since = now + 1;
+            ++w.pc;
+            advance_control(w, now);
+            return;
+        }
+        case Opcode::Bar: {
+            ++counters_.warp_instructions;
+            sp.busy_until = now + 1;
+            w.since = w.next_ready = now + 1;
+            w.at_barrier = true;
+            ++w.pc;
+            CtaSlot& c = ctas_[w.cta_slot];
+            if (++c.arrived == c.warps_alive) release_barrier(c, now + config_.sm.barrier_latency);
+            return;
+        }
+        case Opcode::Exit:
+            ++counters_.warp_instructions;
+            sp.busy_until = now + 1;
+            retire(slot, now);
+            return;
+        default: break;
+    }
+    // An arithmetic run: `count` warp-instructions with `chains` independent chains.
+    if (w.run_left == 0) w.run_left = in.count;
+    const uint32_t c = std::min(w.run_left, kRunChunk);
+    const uint64_t pace =
+        in.count > 1
+            ? std::max<uint64_t>(pipe.interval(), (pipe.latency + in.chains - 1) / in.chains)
+            : 1;
+    sp.pipe_free[p] = now + uint64_t{c} * pipe.interval();
+    sp.busy_until = now + c;
+    counters_.warp_instructions += c;
+    counters_.thread_flops += double(c) * __builtin_popcount(w.mask) * flops_per_thread(in.op);
+    w.run_left -= c;
+    if (in.dst != kNoReg) {
+        w.ready[in.dst] = now + (c - 1) * pace + pipe.latency;
+        w.loaded &= ~(1u << in.dst);
+    }
+    w.since = now + c;
+    w.next_ready = w.run_left ? now + c * pace : now + c;
+    if (w.run_left == 0) {
+        ++w.pc;
+        advance_control(w, now);
+    }
+}
+
+void Sm::release_barrier(CtaSlot& c, uint64_t at) {
+    c.arrived = 0;
+    for (uint32_t i = 0; i < kernel_.warps_per_cta(); ++i) {
+        const uint32_t slot = c.first_warp + i;
+        Warp& w = warps_[slot];
+        if (!w.live || !w.at_barrier) continue;
+        counters_.stall_barrier += at - std::min(at, w.since);
+        w.at_barrier = false;
+        w.since = w.next_ready = std::max(w.next_ready, at);
+        advance_control(w, at);
+        SubPartition& sp = sps_[slot % sps_.size()];
+        sp.next = std::min(sp.next, at);
+    }
+}
+
+void Sm::retire(uint32_t slot, uint64_t now) {
+    Warp& w = warps_[slot];
+    account_residency(now);
+    w.live = false;
+    --resident_warps_;
+    SubPartition& sp = sps_[slot % sps_.size()];
+    if (--sp.resident == 0 && sp.idle_since != kNeverCycle) {
+        counters_.no_eligible_cycles += now - std::min(now, sp.idle_since);
+        sp.idle_since = kNeverCycle;
+    }
+    CtaSlot& c = ctas_[w.cta_slot];
+    --c.warps_alive;
+    if (c.warps_alive > 0 && c.arrived == c.warps_alive)
+        release_barrier(c, now + config_.sm.barrier_latency);
+    if (c.warps_alive == 0) {
+        c.live = false;
+        --resident_ctas_;
+        ++finished_ctas;
+        ++counters_.ctas_done;
+    }
+}
+
+void Sm::load_returned(uint32_t token, uint64_t now) {
+    const uint32_t slot = token / kMaxRegs;
+    const uint32_t reg = token % kMaxRegs;
+    Warp& w = warps_[slot];
+    if (--w.pending[reg] == 0) {
+        w.ready[reg] = now;
+        SubPartition& sp = sps_[slot % sps_.size()];
+        sp.next = std::min(sp.next, now);
+    }
+    // A returned line frees an L1 miss entry. Loads waiting for entries retry once a batch of
+    // them is free, not on every line (which would rescan every warp per line).
+    if (throttled_ &&
+        memory_.can_load(id_, std::min(kThrottleBatch, config_.l1.max_pending_lines))) {
+        throttled_ = false;
+        for (SubPartition& sp : sps_)
+            sp.next = std::min(sp.next, now);
+    }
+}
+
+uint64_t Sm::next_wake() const {
+    uint64_t t = kNeverCycle;
+    for (const SubPartition& sp : sps_)
+        t = std::min(t, sp.next);
+    return t;
+}
+
+void Sm::finish(uint64_t now) {
+    account_residency(now);
+    for (SubPartition& sp : sps_) {
+        if (sp.idle_since != kNeverCycle && sp.resident)
+            counters_.no_eligible_cycles += now - std::min(now, sp.idle_since);
+        sp.idle_since = kNeverCycle;
+    }
+}
+
+}  // namespace sim::gpu

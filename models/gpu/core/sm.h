@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// One streaming multiprocessor: resident CTAs within the occupancy limits, warps spread over
+// sub-partitions, and per sub-partition a warp scheduler (GTO or LRR) that issues at most one
+// warp-instruction per cycle from its ready warps. A scoreboard holds each register's ready
+// cycle (or "waiting for memory" until every line of its load is back); pipelines have an
+// initiation interval (32 / lanes) and a latency; SIMT warps carry an active mask, and a
+// divergent region runs once per path with that path's lanes. The SM is ticked only at cycles
+// where some sub-partition can issue (event-driven: it reports its next such cycle). Pure C++.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/gpu/core/gpu_config.h"
+#include "models/gpu/core/memory_system.h"
+#include "models/gpu/core/warp_program.h"
+
+namespace sim::gpu {
+
+constexpr uint64_t kNeverCycle = ~0ULL;
+
+/// What the SMs of a kernel did, summed over SMs.
+struct SmCounters {
+    uint64_t warp_instructions = 0;  ///< issue slots used (an arithmetic run counts each)
+    uint64_t scheduler_decisions = 0;
+    double thread_flops = 0;  ///< FLOPs of active threads (FFMA 2, FALU and SFU 1)
+    // Warp-cycles each resident warp spent waiting, by reason (Nsight's warp states).
+    uint64_t stall_memory = 0;      ///< an operand still in flight from memory, or L1 misses full
+    uint64_t stall_dependency = 0;  ///< an operand from a fixed-latency pipeline
+    uint64_t stall_pipeline = 0;    ///< ready, but its pipeline was busy
+    uint64_t stall_barrier = 0;
+    uint64_t not_selected = 0;        ///< ready, but the scheduler issued another warp
+    uint64_t no_eligible_cycles = 0;  ///< scheduler cycles with warps resident but none ready
+    double warp_residency = 0;        ///< resident warps integrated over SM cycles
+    uint64_t ctas_done = 0;
+};
+
+class Sm {
+  public:
+    Sm(uint32_t id,
+       const GpuCoreConfig& config,
+       const KernelLaunch& kernel,
+       uint32_t ctas_per_sm,
+       MemorySystem& memory,
+       SmCounters& counters);
+
+    bool has_free_cta_slot() const { return resident_ctas_ < ctas_per_sm_; }
+    /// Places CTA cta on the SM; its warps may issue from cycle now.
+    void launch(uint64_t cta, uint64_t now);
+    /// Issues on every sub-partition that can at cycle now. Finished CTAs are counted in
+    /// finished_ctas (the caller drains it).
+    void tick(uint64_t now);
+    /// A line of the load behind token is back at cycle now.
+    void load_returned(uint32_t token, uint64_t now);
+    /// The next cycle tick() may issue; kNeverCycle while every warp waits on memory.
+    uint64_t next_wake() const;
+    /// Closes the residency integral and idle intervals at the end of a run.
+    void finish(uint64_t now);
+
+    uint32_t finished_ctas = 0;
+    uint64_t scheduled = kNeverCycle;  ///< the wake-up the caller has queued (dedupe)
+
+  private:
+    struct Loop {
+        uint32_t start = 0;
+        uint32_t trips = 0;
+        uint32_t done = 0;
+    };
+    struct Warp {
+        bool live = false;
+        uint32_t cta_slot = 0;
+        uint32_t warp_in_cta = 0;
+        uint64_t cta = 0;
+        uint64_t age = 0;
+        uint32_t pc = 0;
+        uint32_t full_mask = 0;   ///< threads that exist
+        uint32_t mask = 0;        ///< threads active now
+        uint32_t run_left = 0;    ///< instructions left in the current arithmetic run
+        uint64_t next_ready = 0;  ///< an arithmetic run's own pace
+        uint64_t since = 0;       ///< when it last finished issuing (stall accounting)
+        bool at_barrier = false;
+        bool saw_pipe_busy = false;
+        bool saw_throttle = false;
+        std::array<Loop, 2> loops{};
+        uint32_t depth = 0;
+        uint32_t paths = 1, path = 0, region_start = 0;  ///< divergent region
+        std::array<uint64_t, kMaxRegs> ready{};
+        std::array<uint16_t, kMaxRegs> pending{};  ///< load lines not back
+        uint32_t loaded = 0;                       ///< registers last written by a load
+    };
+    struct CtaSlot {
+        bool live = false;
+        uint32_t warps_alive = 0;
+        uint32_t arrived = 0;
+        uint32_t first_warp = 0;
+    };
+    struct SubPartition {
+        std::vector<uint32_t> warps;  ///< warp slots it schedules
+        uint32_t last = 0;            ///< index in warps of the last issued
+        uint64_t busy_until = 0;      ///< an arithmetic run holds the issue slot
+        std::array<uint64_t, 5> pipe_free{};
+        uint64_t next = kNeverCycle;
+        uint64_t idle_since = kNeverCycle;
+        uint32_t resident = 0;
+    };
+    enum Pipe : uint8_t { kFp32, kInt, kSfu, kLsu, kMio };
+
+    /// The cycle warp w could issue its current instruction (kNeverCycle: memory or barrier).
+    uint64_t ready_at(Warp& w, SubPartition& sp, uint64_t now);
+    void issue(uint32_t slot, SubPartition& sp, uint64_t now);
+    void advance_control(Warp& w, uint64_t now);
+    void retire(uint32_t slot, uint64_t now);
+    void release_barrier(CtaSlot& c, uint64_t now);
+    uint32_t iteration(const Warp& w) const;
+    void account_residency(uint64_t now);
+    void schedule_sub_partition(SubPartition& sp, uint64_t now);
+    const Pipeline& pipeline(Pipe p) const;
+    static Pipe pipe_of(Opcode op);
+
+    uint32_t id_;
+    const GpuCoreConfig& config_;
+    const KernelLaunch& kernel_;
+    uint32_t ctas_per_sm_;
+    MemorySystem& memory_;
+    SmCounters& counters_;
+    std::vector<Warp> warps_;
+    std::vector<CtaSlot> ctas_;
+    std::vector<SubPartition> sps_;
+    uint32_t resident_ctas_ = 0;
+    uint32_t resident_warps_ = 0;
+    uint64_t residency_since_ = 0;
+    uint64_t next_age_ = 0;
+    bool throttled_ = false;  ///< a load waits for an L1 miss entry
+    std::array<LineAccess, 32> lines_{};
+};
+
+}  // namespace sim::gpu

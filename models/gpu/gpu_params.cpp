@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "models/gpu/gpu_params.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sim::gpu {
+
+namespace {
+
+void get_u32(const ConfigNode& n, const std::string& key, uint32_t& out, uint32_t lo, uint32_t hi) {
+    uint64_t v = out;
+    if (!n.get(key, v)) return;
+    if (v < lo || v > hi)
+        n.fail(key, "expected " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
+                        std::to_string(v));
+    out = static_cast<uint32_t>(v);
+}
+
+void get_bytes_u32(const ConfigNode& n, const std::string& key, uint32_t& out) {
+    uint64_t v = out;
+    if (!n.get_size(key, v)) return;
+    if (v > UINT32_MAX) n.fail(key, "must be below 4 GiB");
+    out = static_cast<uint32_t>(v);
+}
+
+void read_pipeline(const ConfigNode& pipes, const std::string& key, Pipeline& p) {
+    auto n = pipes.optional_child(key);
+    if (!n) return;
+    get_u32(*n, "lanes", p.lanes, 1, 32);
+    if (32 % p.lanes != 0) n->fail("lanes", "must divide 32 (1, 2, 4, 8, 16 or 32)");
+    get_u32(*n, "latency", p.latency, 0, 10000);
+    n->reject_unknown_keys();
+}
+
+}  // namespace
+
+GpuParams GpuParams::from_config(const ConfigNode& root) {
+    GpuParams p;
+    p.hbm = hbm::HbmParams::from_config(root);
+    GpuCoreConfig& c = p.core;
+    const ConfigNode sm = root.child("sm");
+    get_u32(sm, "count", c.sm_count, 1, 1 << 20);
+    uint64_t boost = 0;
+    const ConfigNode clocks = root.child("clocks");
+    double hz = 0;
+    if (!clocks.get_quantity("boost", Dimension::Frequency, hz))
+        clocks.fail("boost", "the cycle-level GPU runs its SMs at clocks.boost; it is missing");
+    boost = static_cast<uint64_t>(std::llround(hz));
+    c.clock_hz = boost;
+
+    get_u32(sm, "sub_partitions", c.sm.sub_partitions, 1, 8);
+    // FP32 lanes per sub-partition from the datasheet rate: FLOP/clock/SM = 2 x lanes x SPs.
+    const ConfigNode rates = root.child("compute").child("vector").child("flops_per_clock");
+    double fp32 = 0;
+    if (rates.has("fp32")) {
+        if (auto entry = rates.optional_child_if_map("fp32")) {
+            entry->require("value", fp32);
+        } else {
+            rates.require("fp32", fp32);
+        }
+        const double lanes = fp32 / 2 / c.sm.sub_partitions;
+        if (lanes < 1 || lanes > 32 || std::fmod(32, lanes) != 0)
+            rates.fail("fp32",
+                       "the cycle-level GPU needs 2 x lanes x sm.sub_partitions FLOP per clock "
+                       "with lanes dividing 32");
+        c.sm.fp32.lanes = static_cast<uint32_t>(lanes);
+    }
+    get_u32(sm, "max_warps", c.sm.max_warps, 1, 1024);
+    get_u32(sm, "max_threads", c.sm.max_threads, 32, 32768);
+    get_u32(sm, "max_ctas", c.sm.max_ctas, 1, 1024);
+    get_u32(sm, "registers", c.sm.registers, 256, 1 << 24);
+    get_bytes_u32(sm, "shared_memory", c.sm.shared_memory);
+    get_u32(sm, "barrier_latency", c.sm.barrier_latency, 0, 10000);
+    std::string policy = to_string(c.sm.scheduler);
+    if (sm.get_choice("scheduler", policy, {"gto", "lrr"}))
+        c.sm.scheduler = parse_scheduler(policy);
+    if (auto pipes = sm.optional_child("pipelines")) {
+        if (auto f = pipes->optional_child("fp32")) {
+            get_u32(*f, "latency", c.sm.fp32.latency, 0, 10000);
+            f->reject_unknown_keys();
+        }
+        read_pipeline(*pipes, "integer", c.sm.integer);
+        read_pipeline(*pipes, "sfu", c.sm.sfu);
+        read_pipeline(*pipes, "lsu", c.sm.lsu);
+        read_pipeline(*pipes, "mio", c.sm.shuffle);
+    }
+    if (auto l1 = sm.optional_child("l1")) {
+        get_bytes_u32(*l1, "size", c.l1.bytes);
+        get_u32(*l1, "ways", c.l1.ways, 1, 64);
+        get_u32(*l1, "bytes_per_clock", c.l1.bytes_per_clock, 1, 4096);
+        get_u32(*l1, "hit_latency", c.l1.hit_latency, 1, 10000);
+        get_u32(*l1, "miss_entries", c.l1.max_pending_lines, 1, 1 << 16);
+    }
+    if (auto l2 = root.optional_child("l2")) {
+        l2->get_size("size", c.l2.bytes);
+        get_u32(*l2, "slices", c.l2.slices, 1, 4096);
+        get_u32(*l2, "ways", c.l2.ways, 1, 64);
+        get_u32(*l2, "bytes_per_clock_per_slice", c.l2.bytes_per_clock_per_slice, 1, 4096);
+        get_u32(*l2, "hit_latency", c.l2.hit_latency, 1, 10000);
+        get_u32(*l2, "crossbar_latency", c.l2.crossbar_latency, 0, 10000);
+    }
+    try {
+        c.validate();
+    } catch (const std::invalid_argument& e) {
+        sm.fail("", e.what());
+    }
+    return p;
+}
+
+}  // namespace sim::gpu

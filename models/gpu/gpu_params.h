@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Reads the cycle-level GPU's structure from a hardware file: the SM count and clock and the
+// FP32 lanes come from the datasheet-level sections every GPU preset has (sm.count,
+// clocks.boost, compute.vector.flops_per_clock.fp32); the micro-architecture from optional keys
+// under sm: (sub-partitions, occupancy limits, scheduler, pipelines, l1) and l2: (slices,
+// ways, bandwidth, latencies). Absent keys take H100-class defaults (configs/hw/README.md).
+#pragma once
+
+#include "models/gpu/core/gpu_core.h"
+#include "models/hbm/hbm_params.h"
+#include "sim/config/config_node.h"
+
+namespace sim::gpu {
+
+struct GpuParams {
+    GpuCoreConfig core;
+    hbm::HbmParams hbm;
+
+    /// Throws ConfigError naming the file, line and key of any bad value.
+    static GpuParams from_config(const ConfigNode& root);
+};
+
+}  // namespace sim::gpu

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Shared choices of the kernel library: the vector width (16-byte accesses unless a hint says
+// otherwise), the block size, and the address stream of a dense array. Pure C++.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "models/gpu/core/warp_program.h"
+#include "sim/trace/op.h"
+
+namespace sim::gpu {
+
+/// Elements per thread per access: the hint, else 16 bytes' worth (4 FP32, 8 FP16). A strided
+/// walk defaults to one element per thread (a vector would not be contiguous).
+inline uint32_t vector_width(DType dtype, const KernelHints& h) {
+    if (h.vector) return static_cast<uint32_t>(*h.vector);
+    if (h.stride && *h.stride > 1) return 1;
+    return static_cast<uint32_t>(std::max<uint64_t>(1, 16 / dtype_bytes(dtype)));
+}
+
+inline uint32_t block_size(const KernelHints& h, uint32_t fallback) {
+    return static_cast<uint32_t>(h.block.value_or(fallback));
+}
+
+inline uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+/// A dense array of `elements` walked `vector` elements per thread: thread t of CTA c on
+/// iteration i touches vector c * cta_step + i * iteration_step + t.
+inline AddressStream dense_stream(const std::string& name,
+                                  AddressSpace& space,
+                                  uint64_t elements,
+                                  DType dtype,
+                                  uint32_t vector,
+                                  uint64_t cta_step,
+                                  uint64_t iteration_step,
+                                  uint64_t stride = 1) {
+    AddressStream s;
+    s.name = name;
+    s.access_bytes = static_cast<uint32_t>(vector * dtype_bytes(dtype));
+    if (s.access_bytes > 16)
+        throw std::invalid_argument("an access is at most 16 bytes per thread");
+    s.vectors = std::max<uint64_t>(1, ceil_div(elements, vector));
+    s.base = space.allocate(s.vectors * s.access_bytes);
+    s.cta_step = cta_step;
+    s.iteration_step = iteration_step;
+    s.thread_step = 1;
+    if (stride > 1) {
+        s.layout = AddressStream::Layout::Strided;
+        s.stride = stride;
+    }
+    return s;
+}
+
+}  // namespace sim::gpu

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The kernel library: each operator the cycle-level GPU runs becomes a grid of CTAs running a
+// warp program, written the way a well-tuned CUDA kernel does it (vectorised 16-byte loads, one
+// CTA per row for row-wise ops, block-wide tree reductions through shuffles and shared memory).
+// Block size, vector width, registers per thread, shared memory per CTA, access stride and
+// branch divergence come from the trace's `kernel:` hints where given. Pure C++.
+#pragma once
+
+#include <stdexcept>
+
+#include "models/gpu/core/warp_program.h"
+#include "sim/trace/op.h"
+
+namespace sim::gpu {
+
+/// An operator the kernel library cannot lower (the message says why).
+class NotLowerable : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+KernelLaunch elementwise_kernel(const ElementwiseParams& p,
+                                DType dtype,
+                                const KernelHints& h,
+                                AddressSpace& space);
+/// A device-to-device copy as a kernel: 16-byte loads and stores.
+KernelLaunch memcpy_kernel(const MemcpyParams& p, const KernelHints& h, AddressSpace& space);
+/// Sum of `elements` values to `outputs` results: each CTA reduces a chunk (grid-stride over
+/// its items, then a block reduction) and writes one partial.
+KernelLaunch reduction_kernel(const ReductionParams& p,
+                              DType dtype,
+                              const KernelHints& h,
+                              AddressSpace& space);
+/// One CTA per row: max, exp and sum, normalise (the row stays in registers).
+KernelLaunch softmax_kernel(const RowParams& p,
+                            DType dtype,
+                            const KernelHints& h,
+                            AddressSpace& space);
+/// One CTA per row: mean, variance, scale and shift by gamma and beta.
+KernelLaunch layernorm_kernel(const RowParams& p,
+                              DType dtype,
+                              const KernelHints& h,
+                              AddressSpace& space);
+/// Gathers `tokens` rows of `dim` from a `vocab`-row table.
+KernelLaunch embedding_kernel(const EmbeddingParams& p,
+                              DType dtype,
+                              const KernelHints& h,
+                              AddressSpace& space);
+/// The element-wise part of naive (unfused) attention: S = QKᵀ is in HBM; scale, causal mask
+/// and softmax over each row of S (batch × heads × seq rows of kv_seq), P written back.
+KernelLaunch attention_softmax_kernel(const AttentionParams& p,
+                                      DType dtype,
+                                      const KernelHints& h,
+                                      AddressSpace& space);
+
+/// The kernel for op; throws NotLowerable for kinds and shapes the library has no kernel for.
+KernelLaunch lower(const Op& op);
+
+}  // namespace sim::gpu

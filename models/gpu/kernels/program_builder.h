@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// Writes warp programs the way a CUDA kernel reads: registers by name, loops, a block-wide
+// reduction. Every kernel of the library is built with it. Pure C++.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "models/gpu/core/warp_program.h"
+
+namespace sim::gpu {
+
+class ProgramBuilder {
+  public:
+    uint8_t reg() {
+        if (next_reg_ >= kMaxRegs) throw std::logic_error("warp program uses too many registers");
+        return next_reg_++;
+    }
+    /// count dependent (chains = 1) or independent warp-instructions of one kind.
+    ProgramBuilder& op(Opcode code,
+                       uint32_t count,
+                       uint32_t chains,
+                       uint8_t dst,
+                       uint8_t a = kNoReg,
+                       uint8_t b = kNoReg) {
+        if (count == 0) return *this;
+        Instr in;
+        in.op = code;
+        in.count = count;
+        in.chains = chains;
+        in.dst = dst;
+        in.src = {a, b};
+        program_.push_back(in);
+        return *this;
+    }
+    /// A load of stream; `unrolled` selects the copy of an unrolled loop (its iteration).
+    ProgramBuilder& ldg(uint8_t dst, uint8_t stream, uint8_t address, uint32_t unrolled = 0) {
+        Instr in;
+        in.unrolled = unrolled;
+        in.op = Opcode::Ldg;
+        in.dst = dst;
+        in.src = {address, kNoReg};
+        in.stream = stream;
+        program_.push_back(in);
+        return *this;
+    }
+    ProgramBuilder& stg(uint8_t stream, uint8_t value, uint8_t address, uint32_t unrolled = 0) {
+        Instr in;
+        in.unrolled = unrolled;
+        in.op = Opcode::Stg;
+        in.src = {value, address};
+        in.stream = stream;
+        program_.push_back(in);
+        return *this;
+    }
+    ProgramBuilder& marker(Opcode code, uint32_t count = 1) {
+        Instr in;
+        in.op = code;
+        in.count = count;
+        program_.push_back(in);
+        return *this;
+    }
+    ProgramBuilder& bar() { return marker(Opcode::Bar); }
+    /// A tree reduction of value across the CTA: five shuffle+op steps inside each warp, the
+    /// warp results through shared memory and a barrier, five more steps, a barrier.
+    ProgramBuilder& block_reduce(uint8_t value, uint32_t warps) {
+        const uint8_t t = reg();
+        for (int i = 0; i < 5; ++i)
+            op(Opcode::Shfl, 1, 1, t, value).op(Opcode::Falu, 1, 1, value, value, t);
+        if (warps > 1) {
+            op(Opcode::Sts, 1, 1, kNoReg, value).bar().op(Opcode::Lds, 1, 1, value);
+            for (int i = 0; i < 5; ++i)
+                op(Opcode::Shfl, 1, 1, t, value).op(Opcode::Falu, 1, 1, value, value, t);
+            op(Opcode::Sts, 1, 1, kNoReg, value).bar().op(Opcode::Lds, 1, 1, value);
+        }
+        return *this;
+    }
+    std::vector<Instr> finish() {
+        marker(Opcode::Exit);
+        return std::move(program_);
+    }
+
+  private:
+    std::vector<Instr> program_;
+    uint8_t next_reg_ = 0;
+};
+
+}  // namespace sim::gpu

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "models/gpu/register.h"
+
+#include "models/energy/energy_params.h"
+#include "models/gpu/gpu_op_model.h"
+#include "models/hw/hw_params.h"
+#include "sim/registry/registry.h"
+
+namespace sim::gpu {
+
+namespace {
+
+ModelFactory factory(bool sampled) {
+    return [sampled](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
+        const auto hw = hw::HardwareParams::from_config(ctx.hw);
+        return std::make_unique<GpuOpModel>(GpuParams::from_config(ctx.hw),
+                                            energy::EnergyParams::from_config(ctx.hw, hw),
+                                            hw.peak_flops(ComputeUnit::Vector, DType::FP32),
+                                            hw.launch_overhead_ps, sampled, ctx.stats, ctx.engines);
+    };
+}
+
+const std::vector<OpKind> kKernelKinds{OpKind::Elementwise, OpKind::Memcpy,    OpKind::Reduction,
+                                       OpKind::Softmax,     OpKind::Layernorm, OpKind::Embedding};
+
+}  // namespace
+
+void register_gpu(Registry& r) {
+    r.add_model({"gpu.sm",
+                 "cycle-level SMs (warp schedulers, scoreboard, SIMT), L1, L2 slices and HBM "
+                 "running the kernel library; CTA waves until steady, then extrapolated",
+                 "gpu", Fidelity::Sampled, kKernelKinds, factory(true)});
+    r.add_model({"gpu.sm_cycle", "the same cycle-level GPU simulating every CTA of every kernel",
+                 "gpu", Fidelity::Cycle, kKernelKinds, factory(false)});
+}
+
+}  // namespace sim::gpu

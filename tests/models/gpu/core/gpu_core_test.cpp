@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// The cycle-level GPU running kernels on a small H100 (8 SMs, one HBM3 stack): work is
+// conserved, latency hiding comes from warps, strided access multiplies sectors, divergence
+// multiplies issue slots, a compute-bound kernel meets the FP32 pipeline's rate, barriers hold
+// warps, sampling agrees with the full run, and runs are deterministic.
+#include "models/gpu/core/gpu_core.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/testing/gpu_presets.h"
+
+namespace sim::gpu {
+namespace {
+
+using testing::elementwise_op;
+using testing::small_h100;
+
+KernelResult run(const GpuParams& p, const Op& op, bool sampled = false) {
+    GpuCore core(p.core, p.hbm.core, lower(op));
+    SamplingOptions s;
+    s.enabled = sampled;
+    return core.run(s);
+}
+
+double dram_bandwidth(const GpuParams& p, const KernelResult& r) {
+    const double bytes = double(r.memory.dram_read_bytes + r.memory.dram_write_bytes);
+    return bytes / (double(r.simulated_cycles) / double(p.core.clock_hz));
+}
+
+TEST(GpuCore, EveryCtaRunsAndEveryInputByteIsReadFromDram) {
+    const GpuParams p = small_h100();
+    const uint64_t n = 1 << 20;  // 4 MiB per array
+    const KernelResult r = run(p, elementwise_op(n));
+    EXPECT_EQ(r.simulated_ctas, r.ctas);
+    EXPECT_FALSE(r.extrapolated);
+    // Two inputs read once; the output is written into L2 (write-back), so at most 4 MiB of
+    // it reaches DRAM.
+    EXPECT_EQ(r.memory.dram_read_bytes, 2 * n * 4);
+    EXPECT_LE(r.memory.dram_write_bytes, n * 4);
+    EXPECT_EQ(r.memory.l2_write_sectors * 32, n * 4);
+    // Per warp: 4 index instructions, 2 loads, 4 adds, 1 store, EXIT.
+    EXPECT_EQ(r.sm.warp_instructions, r.ctas * 8 * 12);
+    EXPECT_DOUBLE_EQ(r.sm.thread_flops, double(n));
+}
+
+TEST(GpuCore, FewerResidentWarpsHideLessLatency) {
+    const GpuParams p = small_h100();
+    const uint64_t n = 1 << 21;
+    KernelHints few;
+    few.shared_memory = 200 * 1024;  // one 256-thread CTA per SM: 8 warps
+    const KernelResult full = run(p, elementwise_op(n));
+    const KernelResult starved = run(p, elementwise_op(n, 1, few));
+    EXPECT_EQ(full.occupancy.warps_per_sm, 64u);
+    EXPECT_EQ(starved.occupancy.warps_per_sm, 8u);
+    EXPECT_EQ(starved.occupancy.limiter, "shared_memory");
+    EXPECT_LT(dram_bandwidth(p, starved), 0.6 * dram_bandwidth(p, full));
+    EXPECT_GT(starved.sm.stall_memory, 0u);
+}
+
+TEST(GpuCore, StridedAccessMovesMoreSectorsThanCoalesced) {
+    const GpuParams p = small_h100();
+    const uint64_t n = 1 << 20;
+    KernelHints coalesced;
+    coalesced.vector = 1;
+    KernelHints strided = coalesced;
+    strided.stride = 32;
+    const KernelResult a = run(p, elementwise_op(n, 1, coalesced, 1, 1));
+    const KernelResult b = run(p, elementwise_op(n, 1, strided, 1, 1));
+    // Coalesced: one sector per 8 FP32 lanes; strided: one per lane.
+    EXPECT_EQ(a.memory.l1_sectors, n / 8);
+    EXPECT_EQ(b.memory.l1_sectors, n);
+    EXPECT_GT(b.cycles, 2 * a.cycles);
+}
+
+TEST(GpuCore, DivergentPathsSerialise) {
+    const GpuParams p = small_h100(4);
+    const uint64_t n = 1 << 18;
+    KernelHints split;
+    split.divergence = 4;
+    const KernelResult uniform = run(p, elementwise_op(n, 256));
+    const KernelResult divergent = run(p, elementwise_op(n, 256, split));
+    // The same useful FLOPs, four times the arithmetic issue slots.
+    EXPECT_DOUBLE_EQ(divergent.sm.thread_flops, uniform.sm.thread_flops);
+    EXPECT_GT(divergent.sm.warp_instructions, 3.5 * uniform.sm.warp_instructions);
+    EXPECT_GT(divergent.cycles, 3 * uniform.cycles);
+}
+
+TEST(GpuCore, ComputeBoundKernelRunsAtTheFp32PipelineRate) {
+    const GpuParams p = small_h100(4);
+    const uint64_t n = 1 << 18;
+    const uint64_t flops = 2048;  // per element: 170 FLOP/B, far above the FP32 ridge
+    const KernelResult r = run(p, elementwise_op(n, flops));
+    // 4 SMs x 4 sub-partitions x 32 lanes x 2 FLOP per cycle.
+    const double peak_per_cycle = 4.0 * 4 * p.core.sm.fp32.lanes * 2;
+    const double ideal = double(n) * flops / peak_per_cycle;
+    EXPECT_GT(ideal / double(r.cycles), 0.85);
+    EXPECT_LE(ideal / double(r.cycles), 1.0);
+}
+
+TEST(GpuCore, RowKernelsMeetAtBarriers) {
+    const GpuParams p = small_h100(4);
+    Op op;
+    op.kind = OpKind::Softmax;
+    op.dtype = DType::FP32;
+    op.params = RowParams{512, 4096};
+    const KernelResult r = run(p, op);
+    EXPECT_EQ(r.simulated_ctas, 512u);
+    EXPECT_GT(r.sm.stall_barrier, 0u);
+    EXPECT_EQ(r.memory.dram_read_bytes, 512u * 4096 * 4);
+}
+
+TEST(GpuCore, BothSchedulerPoliciesFinishTheSameWork) {
+    const GpuParams gto = small_h100(4);
+    const GpuParams lrr = small_h100(4, {"sm.scheduler=lrr"});
+    Op op;
+    op.kind = OpKind::Layernorm;
+    op.dtype = DType::FP16;
+    op.params = RowParams{256, 2048};
+    const KernelResult a = run(gto, op);
+    const KernelResult b = run(lrr, op);
+    EXPECT_EQ(a.sm.warp_instructions, b.sm.warp_instructions);
+    EXPECT_EQ(a.memory.dram_read_bytes, b.memory.dram_read_bytes);
+    EXPECT_NEAR(double(b.cycles) / double(a.cycles), 1.0, 0.25);
+}
+
+TEST(GpuCore, SampledRunAgreesWithTheFullRunWithinItsBound) {
+    const GpuParams p = small_h100(8);
+    const Op op = elementwise_op(uint64_t{1} << 23);  // 32 MiB arrays, 8x the L2
+    const KernelResult full = run(p, op, false);
+    const KernelResult sampled = run(p, op, true);
+    ASSERT_TRUE(sampled.extrapolated);
+    EXPECT_LT(sampled.simulated_ctas, sampled.ctas);
+    const double error = std::abs(double(sampled.cycles) / double(full.cycles) - 1.0);
+    EXPECT_LT(error, sampled.bound + 0.05);
+}
+
+TEST(GpuCore, SameKernelSameCycles) {
+    const GpuParams p = small_h100(4);
+    const Op op = elementwise_op(1 << 19, 8);
+    const KernelResult a = run(p, op);
+    const KernelResult b = run(p, op);
+    EXPECT_EQ(a.cycles, b.cycles);
+    EXPECT_EQ(a.sm.stall_memory, b.sm.stall_memory);
+    EXPECT_EQ(a.memory.dram_write_bytes, b.memory.dram_write_bytes);
+}
+
+TEST(GpuCore, AKernelThatCannotFitIsRefused) {
+    const GpuParams p = small_h100(1);
+    KernelHints huge;
+    huge.shared_memory = 1 << 20;
+    EXPECT_THROW(GpuCore(p.core, p.hbm.core, lower(elementwise_op(1024, 1, huge))),
+                 std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sim::gpu

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// The cycle-level GPU's parts on their own: occupancy limits, the coalescer, the sectored cache
+// and the in-flight line table.
+#include <gtest/gtest.h>
+
+#include "models/gpu/core/coalescer.h"
+#include "models/gpu/core/line_table.h"
+#include "models/gpu/core/occupancy.h"
+#include "models/gpu/core/sector_cache.h"
+
+namespace sim::gpu {
+namespace {
+
+KernelLaunch kernel(uint32_t threads, uint32_t registers, uint32_t shared = 0) {
+    KernelLaunch k;
+    k.threads_per_cta = threads;
+    k.registers_per_thread = registers;
+    k.shared_bytes_per_cta = shared;
+    return k;
+}
+
+TEST(Occupancy, EachLimitStopsTheNextCtaOnH100) {
+    const SmConfig sm;  // H100-class defaults: 64 warps, 2048 threads, 32 CTAs, 64K registers
+    EXPECT_EQ(occupancy_of(sm, kernel(256, 32)).ctas_per_sm, 8u);
+    EXPECT_EQ(occupancy_of(sm, kernel(256, 32)).limiter, "threads");
+    // 128 registers per thread: 4096 per warp, 16 warps per SM = 2 CTAs of 256 threads.
+    EXPECT_EQ(occupancy_of(sm, kernel(256, 128)).ctas_per_sm, 2u);
+    EXPECT_EQ(occupancy_of(sm, kernel(256, 128)).limiter, "registers");
+    // 100 KB of shared memory per CTA: two fit in 228 KB.
+    EXPECT_EQ(occupancy_of(sm, kernel(128, 32, 100 * 1024)).ctas_per_sm, 2u);
+    EXPECT_EQ(occupancy_of(sm, kernel(128, 32, 100 * 1024)).limiter, "shared_memory");
+    // One-warp CTAs: the 32-CTA limit, half the warps.
+    EXPECT_EQ(occupancy_of(sm, kernel(32, 32)).ctas_per_sm, 32u);
+    EXPECT_DOUBLE_EQ(occupancy_of(sm, kernel(32, 32)).fraction(sm), 0.5);
+    // Registers are allocated per warp in granules of 256: 33 per thread cost as much as 40, so
+    // a 1024-thread CTA needs 40 960 and one fits; at 255 per thread none does.
+    EXPECT_EQ(occupancy_of(sm, kernel(1024, 33)).ctas_per_sm, 1u);
+    EXPECT_EQ(occupancy_of(sm, kernel(1024, 255)).ctas_per_sm, 0u);
+}
+
+AddressStream stream(uint32_t access_bytes, uint64_t stride = 1) {
+    AddressStream s;
+    s.access_bytes = access_bytes;
+    s.vectors = 1 << 20;
+    s.cta_step = 256;
+    if (stride > 1) {
+        s.layout = AddressStream::Layout::Strided;
+        s.stride = stride;
+    }
+    return s;
+}
+
+TEST(Coalescer, SixteenBytesPerThreadAreFourWholeLines) {
+    LineAccess out[32];
+    const size_t n = coalesce(stream(16), 0, 0, 0, ~0u, out);
+    ASSERT_EQ(n, 4u);
+    for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(out[i].line, i * 128);
+        EXPECT_EQ(out[i].sectors, 0xF);
+    }
+}
+
+TEST(Coalescer, FourBytesPerThreadAreOneLine) {
+    LineAccess out[32];
+    ASSERT_EQ(coalesce(stream(4), 3, 0, 1, ~0u, out), 1u);
+    EXPECT_EQ(out[0].line, (3 * 256 + 32) * 4u);  // CTA 3, warp 1
+    EXPECT_EQ(out[0].sectors, 0xF);
+}
+
+TEST(Coalescer, InactiveLanesMoveNothing) {
+    LineAccess out[32];
+    ASSERT_EQ(coalesce(stream(4), 0, 0, 0, 0xFF, out), 1u);  // lanes 0-7: one sector
+    EXPECT_EQ(out[0].sectors, 0x1);
+    EXPECT_EQ(coalesce(stream(4), 0, 0, 0, 0, out), 0u);
+}
+
+TEST(Coalescer, AStridedWalkTouchesOneSectorPerThread) {
+    LineAccess out[32];
+    ASSERT_EQ(coalesce(stream(4, 32), 0, 0, 0, ~0u, out), 32u);
+    for (size_t i = 0; i < 32; ++i)
+        EXPECT_EQ(__builtin_popcount(out[i].sectors), 1);
+}
+
+TEST(SectorCache, SectorsFillOneAtATimeAndLruEvictsDirtyLines) {
+    SectorCache c(2 * 128, 2);  // one set of two ways
+    SectorCache::Victim v;
+    EXPECT_EQ(c.lookup(0, 0xF), 0);
+    c.fill(0, 0x3, false, v);
+    EXPECT_EQ(c.lookup(0, 0xF), 0x3);
+    c.fill(128, 0xF, true, v);  // dirty
+    EXPECT_EQ(v.dirty, 0);
+    c.lookup(0, 0x1);            // line 0 is now the most recent
+    c.fill(256, 0xF, false, v);  // evicts line 128, dirty
+    EXPECT_EQ(v.line, 128u);
+    EXPECT_EQ(v.dirty, 0xF);
+    EXPECT_EQ(c.lookup(128, 0xF), 0);
+    c.invalidate(0);
+    EXPECT_EQ(c.lookup(0, 0xF), 0);
+}
+
+TEST(LineTable, FindsWhatWasInsertedAndForgetsWhatWasErased) {
+    LineTable t(4);  // 16 slots: collisions and growth both happen
+    for (uint64_t i = 0; i < 100; ++i)
+        t.insert(i * 128 * 16, static_cast<uint32_t>(i));
+    EXPECT_EQ(t.size(), 100u);
+    for (uint64_t i = 0; i < 100; i += 2)
+        t.erase(i * 128 * 16);
+    for (uint64_t i = 0; i < 100; ++i) {
+        EXPECT_EQ(t.find(i * 128 * 16), i % 2 ? i : LineTable::kAbsent) << i;
+    }
+    EXPECT_EQ(t.size(), 50u);
+}
+
+}  // namespace
+}  // namespace sim::gpu

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Cycle-level GPU parameters from the shipped presets, and small kernels, for the GPU tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/gpu/gpu_params.h"
+#include "models/gpu/kernels/kernels.h"
+#include "sim/config/loader.h"
+#include "tests/testing/temp_dir.h"
+
+namespace sim::testing {
+
+/// configs/hw/<name>.yaml with overrides, read as the GPU model reads it.
+inline gpu::GpuParams gpu_preset(const std::string& name,
+                                 const std::vector<std::string>& overrides = {}) {
+    return gpu::GpuParams::from_config(
+        ConfigNode::root_of(load_config(source_path("configs/hw/" + name + ".yaml"), overrides)));
+}
+
+/// An H100 cut down to a few SMs and one HBM stack with a proportional L2: quick, and every
+/// mechanism still applies.
+inline gpu::GpuParams small_h100(uint32_t sms = 8, std::vector<std::string> extra = {}) {
+    std::vector<std::string> o{"sm.count=" + std::to_string(sms), "hbm.stacks=1",
+                               "hbm.capacity=16GB", "l2.size=4MB", "l2.slices=8"};
+    o.insert(o.end(), extra.begin(), extra.end());
+    return gpu_preset("h100", o);
+}
+
+/// An element-wise op as a trace would give it.
+inline Op elementwise_op(uint64_t elements,
+                         uint64_t flops_per_element = 1,
+                         KernelHints hints = {},
+                         uint64_t inputs = 2,
+                         uint64_t outputs = 1) {
+    Op op;
+    op.kind = OpKind::Elementwise;
+    op.dtype = DType::FP32;
+    op.params = ElementwiseParams{elements, inputs, outputs, flops_per_element};
+    op.kernel = hints;
+    return op;
+}
+
+}  // namespace sim::testing
