@@ -4,7 +4,9 @@
 # non-embedding parameters as `wallsim memory` counts them.
 # Tolerance: the output projection is a GEMM outside N and adds 6·V·h·tokens (2.0% of 6·N·tokens
 # for 7B), so the total must be within 3%; the layers' GEMMs alone must be within 0.01% (the
-# norm weights are in N but in no GEMM: 2·h per layer, 0.004%).
+# norm weights are in N but in no GEMM: 2·h per layer, 0.004%). With --dp 8 the all-reduce
+# buckets add up to 2·P bytes (bf16 gradients) on stream 1, and over half their time overlaps
+# the backward pass.
 set -euo pipefail
 wallsim="$1"
 tmp=$(mktemp -d)
@@ -46,6 +48,22 @@ for run, per_token in [("run_none", 6), ("run_full", 8), ("run_yaml", 6)]:
     assert {"gemm", "attention", "custom", "elementwise", "layernorm", "softmax",
             "embedding"} <= kinds, kinds
     assert ("allreduce" in kinds) == (run != "run_yaml"), kinds
+# --dp 8: the buckets add up to the bf16 gradients, 2·P bytes, and mostly hide behind backward.
+def expanded(ops):
+    for op in ops:
+        if "repeat" in op:
+            for _ in range(op["repeat"]):
+                yield from expanded(op["ops"])
+        else:
+            yield op
+lines = [json.loads(l) for l in open(os.path.join(tmp, "step_none.jsonl")) if l.strip()][1:]
+buckets = [op for op in expanded(lines) if op["kind"] == "allreduce"]
+assert all(op["stream"] == 1 and op["group"] == 8 for op in buckets)
+assert sum(op["bytes"] for op in buckets) == 2 * stats["memory"]["parameters"]["value"]
+comm = json.load(open(os.path.join(tmp, "run_none", "stats.json")))["run"]["communication"]
+print("all-reduce %.1f ms, %.1f ms exposed" % (1e3 * comm["time"]["value"],
+                                               1e3 * comm["exposed"]["value"]))
+assert comm["overlapped"]["value"] > 0.5 * comm["time"]["value"]
 PY
 # Bad input is one line on stderr and exit code 2.
 for args in "--model 7x" "--model 7b --batch -1" "--model 7b --layers-simulated 5" \
