@@ -18,10 +18,14 @@ for ckpt in none full; do
   "$wallsim" run --hw configs/hw/h100.yaml --trace "$tmp/step_$ckpt.jsonl" --out "$tmp/run_$ckpt" \
     --no-progress
 done
-# The YAML encoding, every layer written out, no data parallelism: the same GEMMs.
+# The YAML encoding, every layer written out, no data parallelism: the same GEMMs. FP32 too.
 tools/gen_transformer_trace --model 7b --layers-simulated 32 --attention naive -o "$tmp/step.yaml"
-"$wallsim" validate-trace "$tmp/step.yaml"
-"$wallsim" run --hw configs/hw/h100.yaml --trace "$tmp/step.yaml" --out "$tmp/run_yaml" --no-progress
+tools/gen_transformer_trace --model 7b --precision fp32 -o "$tmp/step_fp32.jsonl"
+for step in step.yaml step_fp32.jsonl; do
+  "$wallsim" validate-trace "$tmp/$step"
+  "$wallsim" run --hw configs/hw/h100.yaml --trace "$tmp/$step" --out "$tmp/run_${step%.*}" \
+    --no-progress
+done
 python3 - "$tmp" <<'PY'
 import csv, json, os, sys
 tmp = sys.argv[1]
@@ -38,7 +42,7 @@ def gemm_flops(run):
             if not op["name"].startswith("lm_head"):
                 layers += float(op["flops"])
     return total, layers, kinds
-for run, per_token in [("run_none", 6), ("run_full", 8), ("run_yaml", 6)]:
+for run, per_token in [("run_none", 6), ("run_full", 8), ("run_step", 6), ("run_step_fp32", 6)]:
     total, layers, kinds = gemm_flops(run)
     expected = per_token * n * tokens
     print("%s: GEMM %.6g FLOP = %.4f x N x tokens (layers alone %.5f)"
@@ -47,7 +51,7 @@ for run, per_token in [("run_none", 6), ("run_full", 8), ("run_yaml", 6)]:
     assert abs(layers / expected - 1) <= 1e-4, (run, layers, expected)
     assert {"gemm", "attention", "custom", "elementwise", "layernorm", "softmax",
             "embedding"} <= kinds, kinds
-    assert ("allreduce" in kinds) == (run != "run_yaml"), kinds
+    assert ("allreduce" in kinds) == (run in ("run_none", "run_full")), kinds
 # --dp 8: the buckets add up to the bf16 gradients, 2·P bytes, and mostly hide behind backward.
 def expanded(ops):
     for op in ops:
