@@ -2,7 +2,7 @@
 """Loader for a wallsim output directory (stats.json + ops.csv).
 
 Shared by tools/plot_roofline.py and tools/plot_ops.py.  Standard library only;
-matplotlib is imported lazily through import_pyplot().
+matplotlib is imported lazily through import_pyplot(), PyYAML through import_yaml().
 
     from wallsim_output import load_run
     run = load_run("out/h100_gpt")      # exits 2 with a one-line error if bad
@@ -227,6 +227,17 @@ def load_run(path, exit_on_error=True):
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
+def _reexec_under_system_python():
+    """Re-run this script once under Debian's /usr/bin/python3 when this interpreter (e.g. a
+    pyenv python3 ahead of Debian's on PATH) is a different one. Returns only when it cannot."""
+    if (os.environ.get("WALLSIM_PLOT_REEXEC") != "1" and os.path.exists(SYSTEM_PYTHON)
+            and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON)):
+        os.environ["WALLSIM_PLOT_REEXEC"] = "1"
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+
+
 def import_pyplot():
     """Return matplotlib.pyplot on the Agg backend.
 
@@ -237,16 +248,22 @@ def import_pyplot():
     try:
         import matplotlib
     except ImportError:
-        if (os.environ.get("WALLSIM_PLOT_REEXEC") != "1" and os.path.exists(SYSTEM_PYTHON)
-                and os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON)):
-            os.environ["WALLSIM_PLOT_REEXEC"] = "1"
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+        _reexec_under_system_python()
         die("matplotlib is not available to %s (apt-get install python3-matplotlib)" % sys.executable)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def import_yaml():
+    """Return the yaml module (PyYAML), re-running the script under Debian's python3 once
+    when this interpreter lacks it, as import_pyplot does."""
+    try:
+        import yaml
+    except ImportError:
+        _reexec_under_system_python()
+        die("PyYAML is not available to %s (apt-get install python3-yaml)" % sys.executable)
+    return yaml
 
 
 def output_paths(out, svg):

@@ -9,6 +9,7 @@
 #include "models/hbm/register.h"
 #include "models/net/register.h"
 #include "models/systolic/register.h"
+#include "models/training/register.h"
 #include "sim/registry/registry.h"
 
 namespace sim {
@@ -22,6 +23,7 @@ void register_all(Registry& r) {
     net::register_net(r);
     cim::register_cim(r);
     systolic::register_systolic(r);
+    training::register_training(r);
 }
 
 }  // namespace sim

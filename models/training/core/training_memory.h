@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// What training a transformer holds in device memory on one GPU (no sharding, no model
+// parallelism): weights, gradients, Adam's optimizer states and the activations kept for the
+// backward pass.
+//
+// Model states (Rajbhandari et al. 2020, "ZeRO", §3.1; the chapter's K16-02):
+//   FP32 Adam:       weights 4P + gradients 4P + Adam m 4P + v 4P                   = 16P bytes
+//   mixed precision: fp16/bf16 weights 2P + gradients 2P
+//                    + fp32 master weights 4P + m 4P + v 4P                          = 16P bytes
+// Activations, per layer (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+// Transformer Models", §4.1): with 16-bit activations and 1-byte dropout masks, a GPT layer
+// (multi-head attention, 4h GELU MLP) keeps s·b·h·(34 + 5·a·s/h) bytes for its backward pass
+// without recomputation. We count the same tensors but size K and V by kv_heads (GQA) and the
+// MLP by its real width f (a fused SwiGLU keeps gate, up and their product, 3 tensors of f; at
+// f = 8h/3 that is the same 16·s·b·h as GELU's 2 tensors of 4h), so for a GPT layer the figure
+// is the paper's exactly. Dropout masks are kept as in the paper although Llama has none.
+// FP32 activations double every tensor but the 1-byte masks: s·b·h·(66 + 9·a·s/h) for GPT.
+// Fused attention (FlashAttention) keeps no s×s matrices, only a 4-byte logsumexp per row and
+// head. Full activation checkpointing keeps each layer's input (2·s·b·h bytes in 16 bits) and
+// one layer's working set while that layer is recomputed and differentiated (paper §4.2).
+// Not counted: the embedding output, the final norm, the logits and loss, temporary buffers,
+// allocator fragmentation and the CUDA context.
+//
+// The chapter's rule of thumb (K16-02) instead counts activations as one value per parameter:
+// 4P in FP32 (total 20P) and 2P in mixed precision (total 18P, so 7B → 126 GB). It ignores batch
+// and sequence; both are reported side by side.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "models/training/core/transformer_shape.h"
+
+namespace sim::training {
+
+enum class Precision {
+    Fp32,  ///< everything in fp32
+    Amp,   ///< fp16/bf16 weights, gradients and activations; fp32 master weights and Adam
+};
+
+enum class Checkpointing {
+    None,  ///< keep every layer's activations until its backward pass
+    Full,  ///< keep only layer inputs; recompute each layer's forward in the backward pass
+};
+
+enum class AttentionImpl {
+    Naive,  ///< softmax scores kept for backward: the paper's 5·a·s²·b term
+    Fused,  ///< FlashAttention: only a logsumexp per row and head
+};
+
+struct MemoryOptions {
+    Precision precision = Precision::Amp;
+    Checkpointing checkpointing = Checkpointing::None;
+    AttentionImpl attention = AttentionImpl::Naive;
+    uint64_t batch = 1;  ///< micro-batch b (sequences), >= 1
+    uint64_t seq = 1;    ///< sequence length s (tokens), >= 1
+};
+
+/// Bytes on one GPU, part by part.
+struct MemoryBreakdown {
+    double parameters = 0;                ///< P
+    double weights = 0;                   ///< 4P (fp32) or 2P (the fp16/bf16 working copy)
+    double gradients = 0;                 ///< 4P or 2P
+    double master_weights = 0;            ///< 0 (fp32) or 4P (mixed precision)
+    double adam_m = 0;                    ///< 4P
+    double adam_v = 0;                    ///< 4P
+    double activation_element_bytes = 0;  ///< 4 or 2
+    double activations_per_layer = 0;     ///< one layer without recomputation (Korthikanti)
+    double activations = 0;               ///< all layers, after checkpointing
+    double chapter_activations = 0;       ///< the chapter's rule: 4P or 2P
+
+    double optimizer_states() const { return master_weights + adam_m + adam_v; }
+    /// Weights, gradients and optimizer states: 16P either way.
+    double model_states() const { return weights + gradients + optimizer_states(); }
+    double total() const { return model_states() + activations; }
+    /// The chapter's 20P (fp32) or 18P (mixed precision).
+    double chapter_total() const { return model_states() + chapter_activations; }
+};
+
+/// Bytes one layer keeps for its backward pass without recomputation, for batch b and
+/// sequence s (the per-layer formula above).
+double activation_bytes_per_layer(const TransformerShape& shape, const MemoryOptions& options);
+
+/// Model states and the chapter's activations for P parameters (no activations of the
+/// layers): the chapter's arithmetic, which needs nothing but P. Throws std::invalid_argument
+/// when P is not positive.
+MemoryBreakdown model_state_memory(double parameters, Precision precision);
+
+/// model_state_memory of the shape's P plus its activations. Throws std::invalid_argument
+/// naming the first impossible input.
+MemoryBreakdown training_memory(const TransformerShape& shape, const MemoryOptions& options);
+
+/// The parsers throw std::invalid_argument listing the accepted names.
+Precision parse_precision(const std::string& text);          ///< fp32, amp
+Checkpointing parse_checkpointing(const std::string& text);  ///< none, full
+AttentionImpl parse_attention(const std::string& text);      ///< naive, fused
+std::string to_string(Precision p);
+std::string to_string(Checkpointing c);
+std::string to_string(AttentionImpl a);
+
+}  // namespace sim::training
