@@ -63,46 +63,47 @@ std::string GpuOpModel::why_unsupported(const Op& op) const {
 
 EnergyBreakdown GpuOpModel::energy_of(const KernelResult& r, const GpuCore& core) const {
     const energy::EnergyTable& t = energy_.table;
-    const double scale = r.work_scale();
-    EnergyBreakdown e;
-    e.compute = r.sm.thread_flops / 2 * t.fma_energy(ComputeUnit::Vector, DType::FP32) * scale;
+    const KernelTotals& k = r.totals;
     const double sector = GpuCoreConfig::kSectorBytes;
-    e.sram = double(r.memory.l1_sectors) * sector * t.sram_per_byte * t.scale * scale;
-    e.l2 = double(r.memory.l2_read_sectors + r.memory.l2_write_sectors) * sector * t.l2_per_byte *
-           t.scale * scale;
-    e.dram = hbm::hbm_energy(params_.hbm, core.memory().dram()) * scale;
+    EnergyBreakdown e;
+    e.compute = k.thread_flops / 2 * t.fma_energy(ComputeUnit::Vector, DType::FP32);
+    e.sram = k.l1_sectors * sector * t.sram_per_byte * t.scale;
+    e.l2 = (k.l2_read_sectors + k.l2_write_sectors) * sector * t.l2_per_byte * t.scale;
+    // Every ACT, burst and REF the HBM model counted, scaled to the whole kernel's traffic.
+    const double simulated = double(r.memory.dram_read_bytes + r.memory.dram_write_bytes);
+    const double dram = hbm::hbm_energy(params_.hbm, core.memory().dram());
+    e.dram = simulated > 0 ? dram * (k.dram_read_bytes + k.dram_write_bytes) / simulated : dram;
     return e;
 }
 
-KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& k,
+KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
                                      const KernelResult& r,
                                      const GpuCore& core) const {
     const GpuCoreConfig& c = params_.core;
-    const double scale = r.work_scale();
+    const KernelTotals& k = r.totals;
     const double sector = GpuCoreConfig::kSectorBytes;
     KernelMetrics m;
-    m.kernel = k.name;
-    m.ctas = k.ctas;
-    m.threads_per_cta = k.threads_per_cta;
-    m.registers_per_thread = k.registers_per_thread;
+    m.kernel = kernel.name;
+    m.ctas = kernel.ctas;
+    m.threads_per_cta = kernel.threads_per_cta;
+    m.registers_per_thread = kernel.registers_per_thread;
     m.ctas_per_sm = r.occupancy.ctas_per_sm;
     m.occupancy_limiter = r.occupancy.limiter;
     m.theoretical_occupancy = r.occupancy.fraction(c.sm);
-    const double sm_cycles = double(r.simulated_cycles) * c.sm_count;
-    m.achieved_occupancy = sm_cycles > 0 ? r.sm.warp_residency / sm_cycles / c.sm.max_warps : 0;
+    const double sm_cycles = double(r.cycles) * c.sm_count;
+    m.achieved_occupancy = sm_cycles > 0 ? k.warp_residency / sm_cycles / c.sm.max_warps : 0;
     m.cycles = r.cycles;
     m.simulated_fraction = double(r.simulated_ctas) / double(r.ctas);
     m.bound = r.bound;
-    m.warp_instructions = double(r.sm.warp_instructions) * scale;
+    m.warp_instructions = k.warp_instructions;
     const double slots = sm_cycles * c.sm.sub_partitions;
-    m.issue_utilisation = slots > 0 ? double(r.sm.warp_instructions) / slots : 0;
-    m.l1_bytes = double(r.memory.l1_sectors) * sector * scale;
-    m.l2_bytes = double(r.memory.l2_read_sectors + r.memory.l2_write_sectors) * sector * scale;
-    m.dram_read_bytes = double(r.memory.dram_read_bytes) * scale;
-    m.dram_write_bytes = double(r.memory.dram_write_bytes) * scale;
-    m.l1_hit_rate = r.memory.l1_sectors ? double(r.memory.l1_hit_sectors) / r.memory.l1_sectors : 0;
-    m.l2_hit_rate =
-        r.memory.l2_read_sectors ? double(r.memory.l2_hit_sectors) / r.memory.l2_read_sectors : 0;
+    m.issue_utilisation = slots > 0 ? k.warp_instructions / slots : 0;
+    m.l1_bytes = k.l1_sectors * sector;
+    m.l2_bytes = (k.l2_read_sectors + k.l2_write_sectors) * sector;
+    m.dram_read_bytes = k.dram_read_bytes;
+    m.dram_write_bytes = k.dram_write_bytes;
+    m.l1_hit_rate = k.l1_sectors > 0 ? k.l1_hit_sectors / k.l1_sectors : 0;
+    m.l2_hit_rate = k.l2_read_sectors > 0 ? k.l2_hit_sectors / k.l2_read_sectors : 0;
     uint64_t hits = 0, accesses = 0;
     const hbm::HbmSystem& dram = core.memory().dram();
     for (size_t i = 0; i < dram.pseudo_channel_count(); ++i) {
@@ -110,18 +111,17 @@ KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& k,
         hits += pc.row_hits;
         accesses += pc.row_hits + pc.row_misses + pc.row_conflicts;
     }
-    m.dram_row_hit_rate = accesses ? double(hits) / accesses : 0;
+    m.dram_row_hit_rate = accesses ? double(hits) / double(accesses) : 0;
     // Warp states over resident warp-cycles: issuing, or one stall reason.
-    const double warp_cycles = r.sm.warp_residency;
-    if (warp_cycles > 0) {
-        m.issuing = double(r.sm.warp_instructions) / warp_cycles;
-        m.stall_memory = double(r.sm.stall_memory) / warp_cycles;
-        m.stall_dependency = double(r.sm.stall_dependency) / warp_cycles;
-        m.stall_pipeline = double(r.sm.stall_pipeline) / warp_cycles;
-        m.stall_barrier = double(r.sm.stall_barrier) / warp_cycles;
-        m.not_selected = double(r.sm.not_selected) / warp_cycles;
+    if (k.warp_residency > 0) {
+        m.issuing = k.warp_instructions / k.warp_residency;
+        m.stall_memory = k.stall_memory / k.warp_residency;
+        m.stall_dependency = k.stall_dependency / k.warp_residency;
+        m.stall_pipeline = k.stall_pipeline / k.warp_residency;
+        m.stall_barrier = k.stall_barrier / k.warp_residency;
+        m.not_selected = k.not_selected / k.warp_residency;
     }
-    m.no_eligible = slots > 0 ? double(r.sm.no_eligible_cycles) / slots : 0;
+    m.no_eligible = slots > 0 ? k.no_eligible_cycles / slots : 0;
     return m;
 }
 

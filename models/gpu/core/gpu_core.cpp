@@ -7,6 +7,41 @@
 
 namespace sim::gpu {
 
+KernelTotals KernelTotals::of(const SmCounters& sm, const MemoryCounters& memory) {
+    KernelTotals t;
+    t.warp_instructions = double(sm.warp_instructions);
+    t.thread_flops = sm.thread_flops;
+    t.l1_sectors = double(memory.l1_sectors);
+    t.l1_hit_sectors = double(memory.l1_hit_sectors);
+    t.l2_read_sectors = double(memory.l2_read_sectors);
+    t.l2_write_sectors = double(memory.l2_write_sectors);
+    t.l2_hit_sectors = double(memory.l2_hit_sectors);
+    t.dram_read_bytes = double(memory.dram_read_bytes);
+    t.dram_write_bytes = double(memory.dram_write_bytes);
+    t.warp_residency = sm.warp_residency;
+    t.stall_memory = double(sm.stall_memory);
+    t.stall_dependency = double(sm.stall_dependency);
+    t.stall_pipeline = double(sm.stall_pipeline);
+    t.stall_barrier = double(sm.stall_barrier);
+    t.not_selected = double(sm.not_selected);
+    t.no_eligible_cycles = double(sm.no_eligible_cycles);
+    return t;
+}
+
+KernelTotals KernelTotals::extrapolated(const KernelTotals& earlier, double factor) const {
+    KernelTotals t = *this;
+    double* out = &t.warp_instructions;
+    const double* now = &warp_instructions;
+    const double* then = &earlier.warp_instructions;
+    // Every member is a double, laid out from warp_instructions to no_eligible_cycles.
+    constexpr size_t kFields = sizeof(KernelTotals) / sizeof(double);
+    static_assert(sizeof(KernelTotals) == kFields * sizeof(double),
+                  "KernelTotals holds doubles only");
+    for (size_t i = 0; i < kFields; ++i)
+        out[i] = now[i] + (now[i] - then[i]) * factor;
+    return t;
+}
+
 GpuCore::GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, const KernelLaunch& k)
     : config_(config),
       kernel_(k),
@@ -40,13 +75,24 @@ void GpuCore::dispatch(uint32_t sm, uint64_t now) {
 
 bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult& r) {
     const uint64_t wave = uint64_t{config_.sm_count} * occupancy_.ctas_per_sm;
-    while (done_ctas_ >= (wave_ends_.size() + 1) * wave)
+    while (done_ctas_ >= (wave_ends_.size() + 1) * wave) {
         wave_ends_.push_back(now);
-    // Warm-up: the first wave ramps up, and until the L2 has been filled once no dirty line
-    // is written back, so the waves before that run faster than the steady state.
-    const MemoryCounters& m = memory_.counters();
-    const uint64_t filled = m.dram_read_bytes + m.l2_write_sectors * GpuCoreConfig::kSectorBytes;
-    if (wave_ends_.size() < 2 || filled < config_.l2.bytes) {
+        wave_totals_.push_back(KernelTotals::of(counters_, memory_.counters()));
+    }
+    // Warm-up: the first wave ramps up; and while the L2 still has room, the kernel's stores
+    // stay in it instead of being written back, so those waves run faster than the steady
+    // state. A kernel that stores is warm once a wave writes back to DRAM at least 90% of the
+    // bytes it stores into L2.
+    bool warm = wave_ends_.size() >= 2;
+    if (warm) {
+        const KernelTotals& a = wave_totals_[wave_totals_.size() - 2];
+        const KernelTotals& b = wave_totals_.back();
+        const double stored =
+            (b.l2_write_sectors - a.l2_write_sectors) * GpuCoreConfig::kSectorBytes;
+        const double written_back = b.dram_write_bytes - a.dram_write_bytes;
+        warm = written_back >= 0.9 * stored;
+    }
+    if (!warm) {
         warm_wave_ = wave_ends_.size();
         return false;
     }
@@ -72,6 +118,9 @@ bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult
     const double extra = double(kernel_.ctas - done_ctas_) * mean / double(wave);
     r.cycles = now + static_cast<uint64_t>(std::llround(extra));
     r.extrapolated = true;
+    // The work of the CTAs not simulated, at the window's per-CTA rate.
+    r.totals = wave_totals_.back().extrapolated(
+        wave_totals_[last - k], double(kernel_.ctas - done_ctas_) / double(k * wave));
     // About a 95% interval on the extrapolated part (two standard errors of the wave time).
     r.bound = 2 * relative_error * extra / double(r.cycles);
     return true;
@@ -152,6 +201,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
     if (!r.extrapolated) r.cycles = now;
     r.sm = counters_;
     r.memory = memory_.counters();
+    if (!r.extrapolated) r.totals = KernelTotals::of(r.sm, r.memory);
     return r;
 }
 

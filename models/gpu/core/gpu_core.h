@@ -4,9 +4,9 @@
 // plus the HBM model's own clock. Only SMs with a warp able to issue are ticked.
 //
 // Fidelity: `cycle` runs every CTA. `sampled` runs whole CTA waves until the wave time is
-// steady (after the first wave, and after the L2 has been filled once so that write-backs are
-// part of the steady state), then extrapolates the remaining CTAs at the measured rate and
-// reports the bound. Pure C++.
+// steady (after the first wave, and once a wave's stores are written back as fast as they come,
+// so that L2 write-backs are part of the steady state), then extrapolates the remaining CTAs
+// and their work at the measured rate and reports the bound. Pure C++.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +32,22 @@ struct SamplingOptions {
     uint32_t max_windows = 16;  ///< waves averaged at most
 };
 
+/// The kernel's work and warp-time counters as a whole: as counted, or for a sampled run, the
+/// count when it stopped plus the steady waves' per-CTA rate times the CTAs not simulated.
+struct KernelTotals {
+    double warp_instructions = 0, thread_flops = 0;
+    double l1_sectors = 0, l1_hit_sectors = 0;
+    double l2_read_sectors = 0, l2_write_sectors = 0, l2_hit_sectors = 0;
+    double dram_read_bytes = 0, dram_write_bytes = 0;
+    double warp_residency = 0;  ///< resident warps integrated over SM cycles
+    double stall_memory = 0, stall_dependency = 0, stall_pipeline = 0, stall_barrier = 0;
+    double not_selected = 0, no_eligible_cycles = 0;
+
+    static KernelTotals of(const SmCounters& sm, const MemoryCounters& memory);
+    /// this + (later - earlier) x factor, field by field.
+    KernelTotals extrapolated(const KernelTotals& earlier, double factor) const;
+};
+
 struct KernelResult {
     uint64_t cycles = 0;            ///< the kernel's time in SM cycles (extrapolated if sampled)
     uint64_t simulated_cycles = 0;  ///< cycles actually simulated
@@ -42,10 +58,7 @@ struct KernelResult {
     Occupancy occupancy;
     SmCounters sm;          ///< over the simulated cycles
     MemoryCounters memory;  ///< over the simulated cycles
-    /// Multiplies the simulated work counters (bytes, instructions, FLOPs) to the whole kernel.
-    double work_scale() const {
-        return simulated_ctas ? double(ctas) / double(simulated_ctas) : 1.0;
-    }
+    KernelTotals totals;    ///< the whole kernel (extrapolated when sampled)
 };
 
 class GpuCore {
@@ -72,6 +85,7 @@ class GpuCore {
     uint64_t next_cta_ = 0;
     uint64_t done_ctas_ = 0;
     std::vector<uint64_t> wave_ends_;  ///< cycle at which each whole wave of CTAs had finished
+    std::vector<KernelTotals> wave_totals_;  ///< the counters at each wave end
     size_t warm_wave_ = 0;  ///< waves ending after wave_ends_[warm_wave_] count as steady
 };
 
