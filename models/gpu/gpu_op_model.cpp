@@ -10,6 +10,11 @@
 
 namespace sim::gpu {
 
+namespace {
+/// The engine keeps time in 64-bit picoseconds; an op must end well inside that.
+constexpr uint64_t kLatestPs = uint64_t{1} << 62;
+}  // namespace
+
 GpuOpModel::Stats::Stats(StatGroup& g)
     : kernels(g.add_counter("kernels", "count", "operators run as kernels on the cycle-level GPU")),
       extrapolated(g.add_counter("extrapolated",
@@ -126,6 +131,14 @@ KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
 }
 
 OpResult GpuOpModel::execute(const Op& op) {
+    const TimePs now{sc_core::sc_time_stamp().value()};
+    const auto beyond_time_range = [&op]() {
+        return ConfigError(
+            op.where, "kind",
+            "operator '" + op.name + "' would end beyond the simulator's time range");
+    };
+    if (launch_overhead_ps_ > kLatestPs / 2 || now.value() > kLatestPs / 2)
+        throw beyond_time_range();
     const KernelLaunch k = lower(op);
     GpuCore core(params_.core, params_.hbm.core, k);
     SamplingOptions sampling;
@@ -134,8 +147,9 @@ OpResult GpuOpModel::execute(const Op& op) {
 
     const ClockDomain clock("sm", params_.core.clock_hz);
     const TimePs kernel_time = clock.to_ps(Cycle{r.cycles});
+    if (kernel_time.value() > kLatestPs / 4 || engine_.free_at().value() > kLatestPs / 4)
+        throw beyond_time_range();
     const TimePs duration = kernel_time + TimePs{launch_overhead_ps_};
-    const TimePs now{sc_core::sc_time_stamp().value()};
     const TimePs start = engine_.reserve(now, duration);
     const TimePs end = start + duration;
     sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));

@@ -29,9 +29,11 @@ const std::string kH100 = "--hw configs/hw/h100.yaml";
 TEST(Cli, RunWritesEveryOutput) {
     testing::TempDir dir;
     const auto out = dir.path() / "run";
-    const Result r = wallsim(
-        "run " + kH100 + " --trace traces/examples/transformer_layer.yaml --out " + out.string(),
-        dir);
+    const Result r =
+        wallsim("run " + kH100 +
+                    " --fidelity analytic --trace traces/examples/transformer_layer.yaml --out " +
+                    out.string(),
+                dir);
     ASSERT_EQ(r.code, 0) << r.err;
     for (const char* f : {"stats.json", "stats.txt", "ops.csv", "resolved_config.yaml"}) {
         EXPECT_TRUE(std::filesystem::exists(out / f)) << f;
@@ -56,7 +58,8 @@ TEST(Cli, RunWritesEveryOutput) {
 TEST(Cli, SameInputsAndSeedGiveIdenticalStats) {
     testing::TempDir dir;
     const std::string common =
-        "run " + kH100 + " --trace traces/examples/two_streams.yaml --seed 7 --out ";
+        "run " + kH100 +
+        " --fidelity analytic --trace traces/examples/two_streams.yaml --seed 7 --out ";
     ASSERT_EQ(wallsim(common + (dir.path() / "a").string(), dir).code, 0);
     ASSERT_EQ(wallsim(common + (dir.path() / "b").string(), dir).code, 0);
     EXPECT_EQ(slurp(dir.path() / "a" / "stats.json"), slurp(dir.path() / "b" / "stats.json"));
@@ -65,7 +68,9 @@ TEST(Cli, SameInputsAndSeedGiveIdenticalStats) {
 
 TEST(Cli, SetOverridesChangeTheResultAndAreRecorded) {
     testing::TempDir dir;
-    const std::string common = "run " + kH100 + " --trace traces/examples/vector_add.yaml --out ";
+    // Analytic: exactly bandwidth-bound, so twice the stacks give exactly half the time.
+    const std::string common =
+        "run " + kH100 + " --fidelity analytic --trace traces/examples/vector_add.yaml --out ";
     ASSERT_EQ(wallsim(common + (dir.path() / "base").string(), dir).code, 0);
     ASSERT_EQ(wallsim(common + (dir.path() / "wide").string() + " --set hbm.stacks=10", dir).code,
               0);
@@ -79,7 +84,8 @@ TEST(Cli, SetOverridesChangeTheResultAndAreRecorded) {
 
 TEST(Cli, RerunReplacesAnEarlierOutput) {
     testing::TempDir dir;
-    const std::string cmd = "run " + kH100 + " --trace traces/examples/vector_add.yaml --out " +
+    const std::string cmd = "run " + kH100 +
+                            " --fidelity analytic --trace traces/examples/vector_add.yaml --out " +
                             (dir.path() / "o").string();
     ASSERT_EQ(wallsim(cmd, dir).code, 0);
     EXPECT_EQ(wallsim(cmd, dir).code, 0);
@@ -237,6 +243,10 @@ TEST(Cli, AbsurdValuesAreRejectedNotCrashes) {
         "beyond the simulator's time range");
     expect_bad_input(wallsim("run " + kH100 + v + o + " --set runtime.launch_overhead=1e7s", dir),
                      "time range");
+    expect_bad_input(
+        wallsim("run " + kH100 + v + o + " --fidelity analytic --set runtime.launch_overhead=1e7s",
+                dir),
+        "time range");
     expect_bad_input(wallsim("hbm " + kH100 + " --outstanding -1", dir), "--outstanding: '-1'");
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
 }

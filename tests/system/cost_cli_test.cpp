@@ -43,13 +43,12 @@ TEST(CostCli, ComparesPresetsAndWritesCostJson) {
 TEST(CostCli, TakesMfuAndPowerFromASimulatedRun) {
     testing::TempDir dir;
     const auto run = dir.path() / "run";
-    ASSERT_EQ(
-        wallsim("run --hw configs/hw/h100.yaml --trace traces/examples/transformer_layer.yaml "
-                "--out " +
-                    run.string(),
-                dir)
-            .code,
-        0);
+    ASSERT_EQ(wallsim("run --hw configs/hw/h100.yaml --fidelity analytic "
+                      "--trace traces/examples/transformer_layer.yaml --out " +
+                          run.string(),
+                      dir)
+                  .code,
+              0);
     const auto stats = nlohmann::json::parse(slurp(run / "stats.json"));
     const double flops = stats["run"]["flops"]["value"];
     const double seconds = stats["run"]["sim_time"]["value"];

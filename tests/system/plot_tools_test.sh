@@ -4,8 +4,14 @@ set -euo pipefail
 wallsim="$1"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$wallsim" run --hw configs/hw/a100.yaml --trace traces/examples/elementwise_sweep.yaml --out "$tmp/a100"
-"$wallsim" run --hw configs/hw/h100.yaml --trace traces/examples/transformer_layer.yaml --out "$tmp/h100"
+"$wallsim" run --hw configs/hw/a100.yaml --fidelity analytic --trace traces/examples/elementwise_sweep.yaml --out "$tmp/a100"
+"$wallsim" run --hw configs/hw/h100.yaml --fidelity analytic --trace traces/examples/transformer_layer.yaml --out "$tmp/h100"
+# The cycle-level GPU plots, from small versions of the experiments' traces.
+for e in occupancy stride divergence; do
+  sed 's/elements: [0-9]*/elements: 262144/' traces/examples/gpu_$e.yaml > "$tmp/gpu_$e.yaml"
+  "$wallsim" run --hw configs/hw/h100.yaml --trace "$tmp/gpu_$e.yaml" --out "$tmp/gpu_$e" --no-progress
+  tools/plot_gpu.py $e "$tmp/gpu_$e" -o "$tmp/plots/gpu_$e.png"
+done
 tools/plot_roofline.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/roofline.png" --svg
 tools/plot_ops.py "$tmp/h100" -o "$tmp/plots/ops.png" --svg
 tools/plot_energy.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/energy.png" --svg

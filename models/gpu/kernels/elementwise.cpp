@@ -25,7 +25,9 @@ KernelLaunch elementwise_kernel(const ElementwiseParams& p,
     k.threads_per_cta = block;
     k.registers_per_thread = static_cast<uint32_t>(h.registers.value_or(32));
     k.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(0));
-    k.ctas = std::max<uint64_t>(1, ceil_div(ceil_div(p.elements, vec), block));
+    k.ctas = checked_grid(ceil_div(ceil_div(p.elements, vec), block));
+    if (p.flops_per_element > (uint64_t{1} << 24))
+        throw NotLowerable("more than 2^24 FLOPs per element is not an element-wise kernel");
     for (uint64_t i = 0; i < p.inputs + p.outputs; ++i) {
         const std::string name =
             i < p.inputs ? "in" + std::to_string(i) : "out" + std::to_string(i - p.inputs);

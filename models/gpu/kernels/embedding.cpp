@@ -23,7 +23,7 @@ KernelLaunch embedding_kernel(const EmbeddingParams& p,
     k.registers_per_thread = static_cast<uint32_t>(h.registers.value_or(32));
     k.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(0));
     const uint64_t vectors = p.tokens * p.dim / vec;
-    k.ctas = std::max<uint64_t>(1, ceil_div(vectors, block));
+    k.ctas = checked_grid(ceil_div(vectors, block));
     AddressStream table = dense_stream("table", space, p.vocab * p.dim, dtype, vec, block, 0);
     table.layout = AddressStream::Layout::Gather;
     table.rows = p.vocab;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/gpu/core/warp_program.h"
+#include "models/gpu/kernels/kernels.h"
 #include "sim/trace/op.h"
 
 namespace sim::gpu {
@@ -25,7 +26,19 @@ inline uint32_t block_size(const KernelHints& h, uint32_t fallback) {
 }
 
 inline uint64_t ceil_div(uint64_t a, uint64_t b) {
-    return (a + b - 1) / b;
+    return a / b + (a % b != 0);
+}
+
+/// CUDA's largest grid (gridDim.x); a larger operator is not one kernel launch.
+constexpr uint64_t kMaxCtas = (uint64_t{1} << 31) - 1;
+
+/// ctas, or NotLowerable for a grid CUDA cannot launch.
+inline uint64_t checked_grid(uint64_t ctas) {
+    if (ctas > kMaxCtas) {
+        throw NotLowerable("its grid of " + std::to_string(ctas) +
+                           " CTAs is beyond CUDA's 2^31 - 1 (not one kernel launch)");
+    }
+    return std::max<uint64_t>(1, ctas);
 }
 
 /// A dense array of `elements` walked `vector` elements per thread: thread t of CTA c on

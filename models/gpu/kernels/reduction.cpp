@@ -23,7 +23,7 @@ KernelLaunch reduction_kernel(const ReductionParams& p,
     k.registers_per_thread = static_cast<uint32_t>(h.registers.value_or(40));
     k.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(128));
     const uint64_t per_cta = uint64_t{block} * kItems;  // vectors
-    k.ctas = std::max<uint64_t>(1, ceil_div(ceil_div(p.elements, vec), per_cta));
+    k.ctas = checked_grid(ceil_div(ceil_div(p.elements, vec), per_cta));
     k.streams.push_back(
         dense_stream("x", space, p.elements, dtype, vec, per_cta, block, h.stride.value_or(1)));
     AddressStream out = dense_stream("partials", space, k.ctas * block, dtype, 1, 1, 0);

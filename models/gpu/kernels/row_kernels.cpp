@@ -45,7 +45,7 @@ KernelLaunch row_kernel(const std::string& name,
     if (rows == 0 || cols == 0) throw NotLowerable(name + " needs rows and cols");
     KernelLaunch k;
     k.name = name;
-    k.ctas = rows;
+    k.ctas = checked_grid(rows);
     k.threads_per_cta = s.block;
     k.registers_per_thread = static_cast<uint32_t>(
         h.registers.value_or(std::min<uint64_t>(255, 32 + s.iterations * s.vec)));

@@ -170,7 +170,7 @@ TEST(HbmTraffic, EventDrivenSchedulingMatchesEvaluatingEveryCycle) {
 TEST(HbmTraffic, RequestsLargerThanTheInterleaveGranuleAreRejected) {
     const HbmParams p = hbm_preset("h100");
     TrafficParams tp;
-    tp.request_bytes = 128;  // the preset keeps 64 B in one pseudo-channel row
+    tp.request_bytes = 512;  // the preset keeps 256 B in one pseudo-channel row
     HbmSystem system(p.core);
     EXPECT_THROW(run_traffic(system, tp), std::invalid_argument);
 }

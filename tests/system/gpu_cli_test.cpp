@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// `wallsim run` with the cycle-level GPU: memory-bound ops go to gpu.sm, kernels.csv holds what
+// happened inside each kernel, --fidelity cycle picks gpu.sm_cycle, kernel hints reach the
+// kernel, bad hints are bad input, and runs are deterministic.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/testing/wallsim_process.h"
+
+namespace sim::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string write_trace(const TempDir& dir, const std::string& ops) {
+    const auto path = dir.path() / "t.yaml";
+    std::ofstream(path) << "version: 1\nname: t\nops:\n" << ops;
+    return path.string();
+}
+
+const char* kSmallOps =
+    "  - {name: add, kind: elementwise, elements: 1048576, inputs: 2, outputs: 1, "
+    "flops_per_element: 1, dtype: fp32}\n"
+    "  - {name: strided, kind: elementwise, elements: 262144, inputs: 1, outputs: 1, "
+    "flops_per_element: 0, dtype: fp32, kernel: {vector: 1, stride: 16, block: 128}}\n"
+    "  - {name: sm, kind: softmax, rows: 256, cols: 1024, dtype: fp16}\n";
+
+TEST(GpuCli, MemoryBoundOpsRunOnTheCycleLevelGpuAndWriteKernelsCsv) {
+    TempDir dir;
+    const auto r =
+        wallsim("run --hw configs/hw/h100.yaml --no-progress --trace " +
+                    write_trace(dir, kSmallOps) + " --out " + (dir.path() / "o").string(),
+                dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string ops = slurp(dir.path() / "o" / "ops.csv");
+    EXPECT_THAT(ops, HasSubstr(",cycle,gpu.sm,"));
+    const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
+    EXPECT_EQ(lines(kernels), 4u);  // header and three kernels
+    EXPECT_THAT(kernels, HasSubstr("occupancy_limiter,theoretical_occupancy,achieved_occupancy"));
+    EXPECT_THAT(kernels, HasSubstr("stall_memory,stall_dependency,stall_pipeline,stall_barrier"));
+    EXPECT_THAT(kernels, HasSubstr("1,strided,elementwise,2048,128,"));  // the hints' block
+    EXPECT_THAT(kernels, HasSubstr("2,sm,softmax,256,"));
+    const auto stats = nlohmann::json::parse(slurp(dir.path() / "o" / "stats.json"));
+    EXPECT_EQ(stats["models"]["gpu_sm"]["kernels"]["value"], 3);
+}
+
+TEST(GpuCli, FidelityCyclePicksTheModelThatSimulatesEveryCta) {
+    TempDir dir;
+    const auto r =
+        wallsim("run --hw configs/hw/h100.yaml --no-progress --fidelity cycle --trace " +
+                    write_trace(dir, kSmallOps) + " --out " + (dir.path() / "o").string(),
+                dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(slurp(dir.path() / "o" / "ops.csv"), HasSubstr(",cycle,gpu.sm_cycle,"));
+}
+
+TEST(GpuCli, SameTraceSameStats) {
+    TempDir dir;
+    const std::string trace = write_trace(dir, kSmallOps);
+    for (const char* out : {"a", "b"}) {
+        ASSERT_EQ(wallsim("run --hw configs/hw/a100.yaml --no-progress --trace " + trace +
+                              " --out " + (dir.path() / out).string(),
+                          dir)
+                      .code,
+                  0);
+    }
+    EXPECT_EQ(slurp(dir.path() / "a" / "kernels.csv"), slurp(dir.path() / "b" / "kernels.csv"));
+    const auto a = nlohmann::json::parse(slurp(dir.path() / "a" / "stats.json"));
+    const auto b = nlohmann::json::parse(slurp(dir.path() / "b" / "stats.json"));
+    EXPECT_EQ(a["run"], b["run"]);
+    EXPECT_EQ(a["models"], b["models"]);
+}
+
+TEST(GpuCli, BadKernelHintsAreBadInput) {
+    TempDir dir;
+    const auto run = [&](const std::string& hints) {
+        return wallsim("run --hw configs/hw/h100.yaml --no-progress --trace " +
+                           write_trace(dir, "  - {kind: elementwise, elements: 1024, kernel: " +
+                                                hints + "}\n") +
+                           " --out " + (dir.path() / "o").string(),
+                       dir);
+    };
+    expect_bad_input(run("{block: 100}"), "t.yaml:4:");
+    expect_bad_input(run("{block: 100}"), "multiple of 32");
+    expect_bad_input(run("{blok: 64}"), "blok: unknown key");
+    expect_bad_input(run("{divergence: 64}"), "1..32 paths");
+    expect_bad_input(run("{vector: 3}"), "power of two");
+    expect_bad_input(run("{stride: -2}"), "stride");
+    // A CTA that no SM can hold.
+    expect_bad_input(run("{shared_memory: 300000}"), "does not fit on an SM");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
+}
+
+}  // namespace
+}  // namespace sim::testing
