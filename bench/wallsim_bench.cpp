@@ -13,6 +13,8 @@
 
 #include "models/analytic/core/roofline.h"
 #include "models/cim/cim_params.h"
+#include "models/gpu/gpu_params.h"
+#include "models/gpu/kernels/kernels.h"
 #include "models/cim/core/analog_matrix.h"
 #include "models/cim/core/energy_area.h"
 #include "models/cim/core/layer_mapping.h"
@@ -220,5 +222,48 @@ void BM_NetCollective(benchmark::State& state) {
                                          : "alltoall, 64 GPUs, 1 GiB");
 }
 BENCHMARK(BM_NetCollective)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+// The cycle-level GPU on the full H100 preset: simulated warp-instructions per wall second
+// (counters: warp_instructions/s counts every instruction of an arithmetic run; decisions/s
+// counts scheduler decisions, one per run chunk; dram_requests/s the HBM requests).
+//   0: FP32 c = a + b, 2^22 elements, every CTA (memory-bound)
+//   1: the same with 64 FLOP per element (near the FP32 ridge)
+//   2: the same with 2048 FLOP per element (compute-bound)
+//   3: softmax 4096 x 1024 FP32, every CTA (row kernel: shuffles, barriers)
+//   4: FP32 c = a + b over 1 GiB arrays, sampled (the 10 s target)
+void BM_GpuKernel(benchmark::State& state) {
+    const auto doc = sim::load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml");
+    const auto params = sim::gpu::GpuParams::from_config(sim::ConfigNode::root_of(doc));
+    sim::Op op;
+    op.dtype = sim::DType::FP32;
+    op.kind = sim::OpKind::Elementwise;
+    const int which = static_cast<int>(state.range(0));
+    const uint64_t flops[] = {1, 64, 2048, 0, 1};
+    op.params = sim::ElementwiseParams{which == 4 ? uint64_t{1} << 28 : uint64_t{1} << 22, 2, 1,
+                                       flops[which]};
+    if (which == 3) {
+        op.kind = sim::OpKind::Softmax;
+        op.params = sim::RowParams{4096, 1024};
+    }
+    const sim::gpu::KernelLaunch kernel = sim::gpu::lower(op);
+    sim::gpu::SamplingOptions sampling;
+    sampling.enabled = which == 4;
+    double instructions = 0, decisions = 0, requests = 0;
+    for (auto _ : state) {
+        sim::gpu::GpuCore core(params.core, params.hbm.core, kernel);
+        const sim::gpu::KernelResult r = core.run(sampling);
+        instructions += double(r.sm.warp_instructions);
+        decisions += double(r.sm.scheduler_decisions);
+        requests += double(r.memory.dram_read_bytes + r.memory.dram_write_bytes) / 64;
+    }
+    state.counters["warp_instructions/s"] = benchmark::Counter(instructions, benchmark::Counter::kIsRate);
+    state.counters["decisions/s"] = benchmark::Counter(decisions, benchmark::Counter::kIsRate);
+    state.counters["dram_requests/s"] = benchmark::Counter(requests, benchmark::Counter::kIsRate);
+    const char* labels[] = {"vector add 2^22, cycle", "64 FLOP/element, cycle",
+                            "2048 FLOP/element, cycle", "softmax 4096x1024, cycle",
+                            "vector add 1 GiB, sampled"};
+    state.SetLabel(labels[which]);
+}
+BENCHMARK(BM_GpuKernel)->DenseRange(0, 4)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

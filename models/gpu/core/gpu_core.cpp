@@ -46,7 +46,9 @@ GpuCore::GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, con
     : config_(config),
       kernel_(k),
       occupancy_(occupancy_of(config.sm, k)),
-      memory_(config, hbm, events_) {
+      memory_(config, hbm, events_),
+      dram_bytes_per_cycle_(memory_.dram().peak_bytes_per_cycle() * double(hbm.clock_hz) /
+                            double(config.clock_hz)) {
     config_.validate();
     kernel_.validate();
     if (occupancy_.ctas_per_sm == 0) {
@@ -82,7 +84,8 @@ bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult
     // Warm-up: the first wave ramps up; and while the L2 still has room, the kernel's stores
     // stay in it instead of being written back, so those waves run faster than the steady
     // state. A kernel that stores is warm once a wave writes back to DRAM at least 90% of the
-    // bytes it stores into L2.
+    // bytes it stores into L2, or when its waves need under half the DRAM bandwidth even if
+    // every store were written back (compute-bound kernels).
     bool warm = wave_ends_.size() >= 2;
     if (warm) {
         const KernelTotals& a = wave_totals_[wave_totals_.size() - 2];
@@ -90,7 +93,10 @@ bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult
         const double stored =
             (b.l2_write_sectors - a.l2_write_sectors) * GpuCoreConfig::kSectorBytes;
         const double written_back = b.dram_write_bytes - a.dram_write_bytes;
-        warm = written_back >= 0.9 * stored;
+        // A wave that uses under half the DRAM bandwidth is not slowed by write-backs either.
+        const double wave_cycles = double(wave_ends_.back() - wave_ends_[wave_ends_.size() - 2]);
+        const double dram = (b.dram_read_bytes - a.dram_read_bytes) + written_back + stored;
+        warm = written_back >= 0.9 * stored || dram < 0.5 * dram_bytes_per_cycle_ * wave_cycles;
     }
     if (!warm) {
         warm_wave_ = wave_ends_.size();

@@ -80,6 +80,7 @@ class GpuCore {
     Occupancy occupancy_;
     EventQueue events_;
     MemorySystem memory_;
+    double dram_bytes_per_cycle_;  ///< peak DRAM bandwidth per SM cycle
     SmCounters counters_;
     std::vector<std::unique_ptr<Sm>> sms_;
     uint64_t next_cta_ = 0;

@@ -31,7 +31,8 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
       dram_capacity_(dram_.mapping().capacity()),
       l1_pending_(gpu.sm_count, 0),
       slice_free_(gpu.l2.slices, 0),
-      refused_(dram_.pseudo_channel_count()) {
+      refused_reads_(dram_.pseudo_channel_count()),
+      refused_writes_(dram_.pseudo_channel_count()) {
     l1_.reserve(gpu.sm_count);
     for (uint32_t i = 0; i < gpu.sm_count; ++i)
         l1_.emplace_back(gpu.l1.bytes, gpu.l1.ways);
@@ -206,8 +207,8 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, bool write, uint6
         const hbm::AddressParts parts = dram_.mapping().decode(addr);
         const size_t pc = dram_.pseudo_channel_of(parts);
         const hbm::MemRequest req = dram_.request_for(id, parts, write, bytes);
-        if (!refused_[pc].empty() || !dram_.try_enqueue(pc, req, dram_now))
-            refused_[pc].push_back({pc, req});
+        auto& waiting = write ? refused_writes_[pc] : refused_reads_[pc];
+        if (!waiting.empty() || !dram_.try_enqueue(pc, req, dram_now)) waiting.push_back({pc, req});
     }
 }
 
@@ -246,9 +247,10 @@ void MemorySystem::advance_dram(uint64_t now) {
 
 void MemorySystem::retry_refused(const std::vector<size_t>& touched, uint64_t dram_now) {
     for (size_t pc : touched) {
-        auto& q = refused_[pc];
-        while (!q.empty() && dram_.try_enqueue(pc, q.front().request, dram_now))
-            q.pop_front();
+        for (auto* q : {&refused_reads_[pc], &refused_writes_[pc]}) {
+            while (!q->empty() && dram_.try_enqueue(pc, q->front().request, dram_now))
+                q->pop_front();
+        }
     }
 }
 

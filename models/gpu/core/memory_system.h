@@ -125,7 +125,9 @@ class MemorySystem {
     std::vector<uint32_t> free_misses_;
     std::vector<DramRequest> dram_requests_;
     std::vector<uint64_t> dram_free_;
-    std::vector<std::deque<Refused>> refused_;  ///< per pseudo-channel, waiting for queue room
+    /// Requests waiting for room in a controller queue: per pseudo-channel, reads and writes
+    /// apart (the controller has a queue for each, so neither blocks the other).
+    std::vector<std::deque<Refused>> refused_reads_, refused_writes_;
     std::vector<hbm::Completion> completions_;
     std::vector<size_t> touched_;
     uint64_t in_flight_ = 0;

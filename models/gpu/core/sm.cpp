@@ -11,7 +11,7 @@ namespace sim::gpu {
 namespace {
 /// Instructions of an arithmetic run issued per scheduler decision: the run holds its issue
 /// slot for that many cycles, so other warps interleave at this granularity.
-constexpr uint32_t kRunChunk = 32;
+constexpr uint32_t kRunChunk = 64;
 /// Free L1 miss entries at which loads held back for want of one try again.
 constexpr uint32_t kThrottleBatch = 16;
 
