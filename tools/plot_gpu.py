@@ -104,7 +104,8 @@ def plot_stride(plt, run, rows):
                for i, (op, _) in enumerate(rows)]
     base = rows[0][1]["l1_bytes"] or 1.0
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for key, label in (("l1_bytes", "L1"), ("l2_bytes", "L2"), ("dram_read_bytes", "HBM read")):
+    for key, label in (("l1_bytes", "L1 (loads)"), ("l2_bytes", "L2 (loads and stores)"),
+                       ("dram_read_bytes", "HBM reads")):
         a.plot(strides, [k[key] / base for _, k in rows], "o-", label=label)
     a.set_xscale("log", base=2)
     a.set_xlabel("stride between neighbouring threads (elements)")

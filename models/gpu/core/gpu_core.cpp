@@ -125,8 +125,14 @@ bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult
     r.cycles = now + static_cast<uint64_t>(std::llround(extra));
     r.extrapolated = true;
     // The work of the CTAs not simulated, at the window's per-CTA rate.
-    r.totals = wave_totals_.back().extrapolated(
-        wave_totals_[last - k], double(kernel_.ctas - done_ctas_) / double(k * wave));
+    const double factor = double(kernel_.ctas - done_ctas_) / double(k * wave);
+    const KernelTotals& first = wave_totals_[last - k];
+    r.totals = wave_totals_.back().extrapolated(first, factor);
+    // In the steady state every byte stored is written back once: the CTAs not simulated add
+    // their stores to the DRAM writes (a wave may hold some of its own in L2).
+    r.totals.dram_write_bytes = wave_totals_.back().dram_write_bytes +
+                                (wave_totals_.back().l2_write_sectors - first.l2_write_sectors) *
+                                    GpuCoreConfig::kSectorBytes * factor;
     // About a 95% interval on the extrapolated part (two standard errors of the wave time).
     r.bound = 2 * relative_error * extra / double(r.cycles);
     return true;
