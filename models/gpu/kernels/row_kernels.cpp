@@ -54,6 +54,17 @@ KernelLaunch row_kernel(const std::string& name,
     return k;
 }
 
+/// The input x and output y of a row kernel: CTA c walks row c, thread t on iteration i its
+/// vector i * block + t.
+void add_row_streams(
+    KernelLaunch& k, const RowParams& p, DType dtype, const RowShape& s, AddressSpace& space) {
+    const uint64_t row_vectors = ceil_div(p.cols, s.vec);
+    for (const char* name : {"x", "y"}) {
+        k.streams.push_back(
+            dense_stream(name, space, p.rows * p.cols, dtype, s.vec, row_vectors, s.block));
+    }
+}
+
 }  // namespace
 
 KernelLaunch softmax_kernel(const RowParams& p,
@@ -62,11 +73,7 @@ KernelLaunch softmax_kernel(const RowParams& p,
                             AddressSpace& space) {
     const RowShape s = row_shape(p.cols, dtype, h);
     KernelLaunch k = row_kernel("softmax", p.rows, p.cols, dtype, h, s);
-    const uint64_t row_vectors = ceil_div(p.cols, s.vec);
-    k.streams.push_back(
-        dense_stream("x", space, p.rows * p.cols, dtype, s.vec, row_vectors, s.block));
-    k.streams.push_back(
-        dense_stream("y", space, p.rows * p.cols, dtype, s.vec, row_vectors, s.block));
+    add_row_streams(k, p, dtype, s, space);
     const uint32_t warps = k.warps_per_cta();
     ProgramBuilder b;
     const uint8_t addr = b.reg(), m = b.reg(), sum = b.reg();
@@ -99,11 +106,7 @@ KernelLaunch layernorm_kernel(const RowParams& p,
                               AddressSpace& space) {
     const RowShape s = row_shape(p.cols, dtype, h);
     KernelLaunch k = row_kernel("layernorm", p.rows, p.cols, dtype, h, s);
-    const uint64_t row_vectors = ceil_div(p.cols, s.vec);
-    k.streams.push_back(
-        dense_stream("x", space, p.rows * p.cols, dtype, s.vec, row_vectors, s.block));
-    k.streams.push_back(
-        dense_stream("y", space, p.rows * p.cols, dtype, s.vec, row_vectors, s.block));
+    add_row_streams(k, p, dtype, s, space);
     // gamma and beta: one row every CTA reads (L1 and L2 hits after the first CTAs).
     k.streams.push_back(dense_stream("gamma", space, p.cols, dtype, s.vec, 0, s.block));
     k.streams.push_back(dense_stream("beta", space, p.cols, dtype, s.vec, 0, s.block));
