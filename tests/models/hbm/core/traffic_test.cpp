@@ -72,6 +72,22 @@ TEST(HbmTraffic, RandomTrafficIsClearlySlowerThanStreaming) {
     EXPECT_LT(random, 0.8 * stream);
 }
 
+// Bigger write batches mean fewer bus turnarounds, so a deeper write queue must not slow mixed
+// traffic down. It did while the generator counted queued writes against its window until their
+// data reached the DRAM: writes waiting for a drain crowded the reads out. 48 requests in flight
+// on one pseudo-channel are about the H100 default (8192 over 160).
+TEST(HbmTraffic, DeeperWriteQueueDoesNotSlowMixedTraffic) {
+    TrafficParams tp;
+    tp.pattern = Pattern::Read2Write1;
+    tp.bytes = 64 * 3000;
+    tp.outstanding = 48;
+    const HbmParams shallow = one_hbm_pseudo_channel();  // write queue 32, watermarks 24 and 8
+    const HbmParams deep = one_hbm_pseudo_channel({"hbm.controller.write_queue=128",
+                                                   "hbm.controller.write_high_watermark=96",
+                                                   "hbm.controller.write_low_watermark=32"});
+    EXPECT_GE(utilisation(deep, run(deep, tp)), utilisation(shallow, run(shallow, tp)));
+}
+
 TEST(HbmTraffic, LightLoadLatencyIsActivatePlusCasPlusBurstPlusController) {
     const HbmParams p = one_hbm_pseudo_channel({"hbm.controller.row_policy=closed"});
     TrafficParams tp;
