@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The controller of one HBM pseudo-channel: read and write queues, an FR-FCFS scheduler
 // (oldest ready row hit first, then the oldest request's ACT or PRE), write drain between
-// watermarks, open- or closed-row policy and all-bank refresh every tREFI. Row commands and
-// column commands use separate command buses (HBM has both), so one of each may issue per
-// cycle. Event-driven: next_event() is the next cycle anything can happen; advance() is only
-// called then, never on idle cycles.
+// watermarks (also started by an empty read queue), open- or closed-row policy and all-bank
+// refresh every tREFI. Row commands and column commands use separate command buses (HBM has
+// both), so one of each may issue per cycle. Event-driven: next_event() is the next cycle
+// anything can happen; advance() is only called then, never on idle cycles.
 #pragma once
 
 #include <array>
@@ -134,8 +134,10 @@ class PseudoChannel {
     /// hits among the rest, and next takes the cycle the first of the rest becomes schedulable.
     size_t schedulable(const Queue& q, uint64_t now, uint32_t& tail_hits, uint64_t& next) const;
     bool refresh_step(uint64_t now, uint64_t& next);
-    /// Starts draining writes at the high watermark, stops at the low one.
+    /// Starts draining writes at the high watermark, or above the low one when no read is
+    /// queued; stops at the low watermark.
     void update_write_drain();
+    bool drain_should_start() const;
 
     BankTiming timing_;
     PseudoChannelShape shape_;

@@ -163,6 +163,10 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
     std::vector<size_t> touched;
     // Requests a full controller queue refused wait in front of their own pseudo-channel (a
     // crossbar buffer per channel), so one busy or refreshing channel does not stall the rest.
+    // The window counts those and the reads the controllers hold. Writes are posted, as L2
+    // write-backs are: one leaves the window when its controller queue accepts it. Holding it
+    // until its data reached the DRAM let writes waiting for a drain crowd the reads out of
+    // the window, so that a deeper write queue made mixed traffic slower.
     std::vector<std::deque<MemRequest>> waiting(system.pseudo_channel_count());
     uint64_t now = 0, issued = 0, outstanding = 0, retired = 0;
 
@@ -177,13 +181,15 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             (c.write ? result.write_latency : result.read_latency).add(c.done - c.arrival);
             (c.write ? result.bytes_written : result.bytes_read) += c.bytes;
             result.cycles = std::max(result.cycles, c.done);
-            --outstanding;
+            if (!c.write) --outstanding;  // a write left the window when it was queued
             ++retired;
         }
         for (size_t pc : touched) {
             auto& w = waiting[pc];
-            while (!w.empty() && system.try_enqueue(pc, w.front(), now))
+            while (!w.empty() && system.try_enqueue(pc, w.front(), now)) {
+                if (w.front().write) --outstanding;
                 w.pop_front();
+            }
         }
         while (issued < total && outstanding < params.outstanding && inject_at(issued) <= now) {
             uint64_t addr = 0;
@@ -192,12 +198,13 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             const AddressParts at = system.mapping().decode(addr);
             const size_t pc = system.pseudo_channel_of(at);
             const MemRequest r = system.request_for(issued, at, write, params.request_bytes);
-            if (!waiting[pc].empty() || !system.try_enqueue(pc, r, now)) {
+            ++issued;
+            const bool accepted = waiting[pc].empty() && system.try_enqueue(pc, r, now);
+            if (!accepted) {
                 ++result.stalled_enqueues;
                 waiting[pc].push_back(r);
             }
-            ++issued;
-            ++outstanding;
+            if (!accepted || !write) ++outstanding;  // an accepted write is posted
         }
         if (system.queued() == 0 && in_flight.empty() && issued < total &&
             inject_at(issued) > now + 1) {

@@ -18,9 +18,11 @@ enum class Pattern { Stream, WriteStream, Read2Write1, Copy, Random, Strided };
 
 struct TrafficParams {
     Pattern pattern = Pattern::Stream;
-    uint64_t bytes = 1ULL << 30;   ///< total bytes requested
-    uint32_t request_bytes = 64;   ///< bytes per request
-    uint32_t outstanding = 8192;   ///< requests in flight at most
+    uint64_t bytes = 1ULL << 30;  ///< total bytes requested
+    uint32_t request_bytes = 64;  ///< bytes per request
+    /// Requests in flight at most: reads until their data is back, writes until a controller
+    /// queue accepts them (posted writes).
+    uint32_t outstanding = 8192;
     double offered_bandwidth = 0;  ///< B/s; 0: as fast as the memory accepts
     uint64_t stride = 4096;        ///< bytes between strided requests
     uint64_t seed = 1;             ///< random pattern seed

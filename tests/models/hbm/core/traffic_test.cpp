@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "models/hbm/hbm_params.h"
 #include "sim/config/loader.h"
 #include "tests/testing/hbm_presets.h"
@@ -68,6 +70,22 @@ TEST(HbmTraffic, RandomTrafficIsClearlySlowerThanStreaming) {
     tp.pattern = Pattern::Random;
     const double random = utilisation(p, run(p, tp));
     EXPECT_LT(random, 0.8 * stream);
+}
+
+// Bigger write batches mean fewer bus turnarounds, so a deeper write queue must not slow mixed
+// traffic down. It did while the generator counted queued writes against its window until their
+// data reached the DRAM: writes waiting for a drain crowded the reads out. 48 requests in flight
+// on one pseudo-channel are about the H100 default (8192 over 160).
+TEST(HbmTraffic, DeeperWriteQueueDoesNotSlowMixedTraffic) {
+    TrafficParams tp;
+    tp.pattern = Pattern::Read2Write1;
+    tp.bytes = 64 * 3000;
+    tp.outstanding = 48;
+    const HbmParams shallow = one_hbm_pseudo_channel();  // write queue 32, watermarks 24 and 8
+    const HbmParams deep = one_hbm_pseudo_channel({"hbm.controller.write_queue=128",
+                                                   "hbm.controller.write_high_watermark=96",
+                                                   "hbm.controller.write_low_watermark=32"});
+    EXPECT_GE(utilisation(deep, run(deep, tp)), utilisation(shallow, run(shallow, tp)));
 }
 
 TEST(HbmTraffic, LightLoadLatencyIsActivatePlusCasPlusBurstPlusController) {
@@ -135,6 +153,7 @@ TEST(HbmTraffic, EventDrivenSchedulingMatchesEvaluatingEveryCycle) {
         {Pattern::Copy, {}, 0},
         {Pattern::Random, {}, 0},
         {Pattern::Random, {}, 20e9},  // light load: idle gaps, refresh skipping
+        {Pattern::Copy, {}, 20e9},    // reads often absent: drains started by an empty queue
         {Pattern::Stream, {"hbm.controller.row_policy=closed"}, 0},
         {Pattern::Copy,
          {"hbm.controller.write_high_watermark=4", "hbm.controller.write_low_watermark=1"},
@@ -165,6 +184,48 @@ TEST(HbmTraffic, EventDrivenSchedulingMatchesEvaluatingEveryCycle) {
         EXPECT_EQ(x.row_hits, y.row_hits) << what;
         EXPECT_EQ(x.queue_integral, y.queue_integral) << what;
     }
+}
+
+// A write drain that starts because no read is queued runs to the low watermark, like one
+// started at the high watermark: reads that arrive meanwhile wait for it instead of turning the
+// bus around after every write (as Ramulator 2 and DRAMSys do).
+TEST(HbmController, DrainStartedByAnEmptyReadQueueRunsToTheLowWatermark) {
+    const HbmParams p = one_hbm_pseudo_channel();  // write queue 32, watermarks 24 and 8
+    const ControllerParams& c = p.core.controller;
+    PseudoChannel ch(p.core.timing, p.core.shape, c, /*refresh_phase=*/1'000'000);
+    const uint32_t writes = c.write_low_watermark + 8;  // between the watermarks
+    uint64_t id = 0;
+    for (uint32_t i = 0; i < writes; ++i) {
+        MemRequest w;
+        w.id = id++;
+        w.write = true;
+        w.bursts = 2;
+        w.bank_group = static_cast<uint16_t>(i % 4);
+        w.bank = static_cast<uint16_t>(i / 4 % 4);
+        ch.enqueue(w, 0);
+    }
+    std::vector<Completion> done;  // in the order the requests' last commands issued
+    uint64_t now = 0;
+    while (done.empty()) {
+        now = ch.next_event();
+        ch.advance(now, done);
+    }
+    for (uint16_t g = 0; g < 4; ++g) {
+        MemRequest r;
+        r.id = id++;
+        r.bursts = 2;
+        r.bank_group = g;
+        r.row = 1;
+        ch.enqueue(r, now);
+    }
+    while (ch.queued() > 0) {
+        now = ch.next_event();
+        ch.advance(now, done);
+    }
+    ASSERT_EQ(done.size(), writes + 4);
+    const auto first_read =
+        std::find_if(done.begin(), done.end(), [](const Completion& d) { return !d.write; });
+    EXPECT_GE(first_read - done.begin(), writes - c.write_low_watermark);
 }
 
 TEST(HbmTraffic, RequestsLargerThanTheInterleaveGranuleAreRejected) {
