@@ -55,7 +55,7 @@ TEST(HbmParams, BadMappingsAreRejected) {
 }
 
 TEST(HbmParams, ControllerLimits) {
-    EXPECT_THAT(config_error([] { h100({"hbm.controller.write_low_watermark=30"}); }),
+    EXPECT_THAT(config_error([] { h100({"hbm.controller.write_low_watermark=50"}); }),
                 HasSubstr("below write_high_watermark"));
     EXPECT_THAT(config_error([] { h100({"hbm.controller.read_queue=0"}); }),
                 HasSubstr("between 1 and 4096"));
