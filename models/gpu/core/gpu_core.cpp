@@ -29,16 +29,20 @@ KernelTotals KernelTotals::of(const SmCounters& sm, const MemoryCounters& memory
 }
 
 KernelTotals KernelTotals::extrapolated(const KernelTotals& earlier, double factor) const {
+    static constexpr double KernelTotals::*kFields[] = {
+        &KernelTotals::warp_instructions, &KernelTotals::thread_flops,
+        &KernelTotals::l1_sectors,        &KernelTotals::l1_hit_sectors,
+        &KernelTotals::l2_read_sectors,   &KernelTotals::l2_write_sectors,
+        &KernelTotals::l2_hit_sectors,    &KernelTotals::dram_read_bytes,
+        &KernelTotals::dram_write_bytes,  &KernelTotals::warp_residency,
+        &KernelTotals::stall_memory,      &KernelTotals::stall_dependency,
+        &KernelTotals::stall_pipeline,    &KernelTotals::stall_barrier,
+        &KernelTotals::not_selected,      &KernelTotals::no_eligible_cycles};
+    static_assert(sizeof(kFields) / sizeof(kFields[0]) * sizeof(double) == sizeof(KernelTotals),
+                  "every KernelTotals field is extrapolated");
     KernelTotals t = *this;
-    double* out = &t.warp_instructions;
-    const double* now = &warp_instructions;
-    const double* then = &earlier.warp_instructions;
-    // Every member is a double, laid out from warp_instructions to no_eligible_cycles.
-    constexpr size_t kFields = sizeof(KernelTotals) / sizeof(double);
-    static_assert(sizeof(KernelTotals) == kFields * sizeof(double),
-                  "KernelTotals holds doubles only");
-    for (size_t i = 0; i < kFields; ++i)
-        out[i] = now[i] + (now[i] - then[i]) * factor;
+    for (const auto field : kFields)
+        t.*field += (this->*field - earlier.*field) * factor;
     return t;
 }
 
