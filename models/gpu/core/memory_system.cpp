@@ -42,10 +42,6 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
         l2_.emplace_back(gpu.l2.bytes / gpu.l2.slices, gpu.l2.ways);
 }
 
-double MemorySystem::sm_cycles_to_seconds(uint64_t cycles) const {
-    return to_seconds(sm_clock_.to_ps(Cycle{cycles}));
-}
-
 uint64_t MemorySystem::dram_cycle_at(uint64_t sm_cycle) const {
     const TimePs t = dram_clock_.next_edge(sm_clock_.to_ps(Cycle{sm_cycle}));
     return dram_clock_.cycle_at(t).value();
@@ -57,7 +53,6 @@ uint64_t MemorySystem::sm_cycle_at(uint64_t dram_cycle) const {
 }
 
 uint32_t MemorySystem::new_request(const Request& r) {
-    ++in_flight_;
     if (free_head_ != 0) {
         const uint32_t slot = free_head_ - 1;
         free_head_ = requests_[slot].next_free;
@@ -69,7 +64,6 @@ uint32_t MemorySystem::new_request(const Request& r) {
 }
 
 void MemorySystem::free_request(uint32_t slot) {
-    --in_flight_;
     requests_[slot].next_free = free_head_;
     free_head_ = slot + 1;
 }
@@ -202,7 +196,6 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, bool write, uint6
             id = dram_requests_.size();
             dram_requests_.push_back({line, write});
         }
-        ++in_flight_;
         (write ? counters_.dram_write_bytes : counters_.dram_read_bytes) += bytes;
         const hbm::AddressParts parts = dram_.mapping().decode(addr);
         const size_t pc = dram_.pseudo_channel_of(parts);
@@ -234,7 +227,6 @@ void MemorySystem::advance_dram(uint64_t now) {
         for (const hbm::Completion& c : completions_) {
             const DramRequest d = dram_requests_[c.id];
             dram_free_.push_back(c.id);
-            --in_flight_;
             if (d.write) continue;
             const uint32_t index = miss_index_.find(d.line);
             SIM_ASSERT(index != LineTable::kAbsent, "a DRAM fill for a line nobody missed");

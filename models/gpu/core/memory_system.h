@@ -62,14 +62,11 @@ class MemorySystem {
     uint64_t next_dram_cycle() const;
     /// Advances the DRAM to SM cycle now (call when next_dram_cycle() <= now).
     void advance_dram(uint64_t now);
-    /// Requests anywhere in the memory system (loads and stores not yet done).
-    bool busy() const { return in_flight_ > 0; }
     /// Stores that have not reached L2 yet (a kernel is not done before they have).
     uint64_t stores_in_flight() const { return stores_in_flight_; }
 
     const MemoryCounters& counters() const { return counters_; }
     const hbm::HbmSystem& dram() const { return dram_; }
-    double sm_cycles_to_seconds(uint64_t cycles) const;
 
   private:
     struct Request {
@@ -130,7 +127,6 @@ class MemorySystem {
     std::vector<std::deque<Refused>> refused_reads_, refused_writes_;
     std::vector<hbm::Completion> completions_;
     std::vector<size_t> touched_;
-    uint64_t in_flight_ = 0;
     uint64_t stores_in_flight_ = 0;
     MemoryCounters counters_;
 };
