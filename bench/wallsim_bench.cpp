@@ -13,11 +13,11 @@
 
 #include "models/analytic/core/roofline.h"
 #include "models/cim/cim_params.h"
-#include "models/gpu/gpu_params.h"
-#include "models/gpu/kernels/kernels.h"
 #include "models/cim/core/analog_matrix.h"
 #include "models/cim/core/energy_area.h"
 #include "models/cim/core/layer_mapping.h"
+#include "models/gpu/gpu_params.h"
+#include "models/gpu/kernels/kernels.h"
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
 #include "models/net/net_params.h"
@@ -256,7 +256,8 @@ void BM_GpuKernel(benchmark::State& state) {
         decisions += double(r.sm.scheduler_decisions);
         requests += double(r.memory.dram_read_bytes + r.memory.dram_write_bytes) / 64;
     }
-    state.counters["warp_instructions/s"] = benchmark::Counter(instructions, benchmark::Counter::kIsRate);
+    state.counters["warp_instructions/s"] =
+        benchmark::Counter(instructions, benchmark::Counter::kIsRate);
     state.counters["decisions/s"] = benchmark::Counter(decisions, benchmark::Counter::kIsRate);
     state.counters["dram_requests/s"] = benchmark::Counter(requests, benchmark::Counter::kIsRate);
     const char* labels[] = {"vector add 2^22, cycle", "64 FLOP/element, cycle",

@@ -45,6 +45,16 @@ class ProgramBuilder {
         program_.push_back(in);
         return *this;
     }
+    /// An unrolled loop's loads, all issued before any is used so that they are in flight
+    /// together: `count` fresh registers, copy i loading iteration i of stream.
+    std::vector<uint8_t> ldg_unrolled(uint8_t stream, uint8_t address, uint32_t count) {
+        std::vector<uint8_t> regs;
+        for (uint32_t i = 0; i < count; ++i)
+            regs.push_back(reg());
+        for (uint32_t i = 0; i < count; ++i)
+            ldg(regs[i], stream, address, i);
+        return regs;
+    }
     ProgramBuilder& stg(uint8_t stream, uint8_t value, uint8_t address, uint32_t unrolled = 0) {
         Instr in;
         in.unrolled = unrolled;

@@ -31,13 +31,9 @@ KernelLaunch reduction_kernel(const ReductionParams& p,
     k.streams.push_back(out);
     ProgramBuilder b;
     const uint8_t addr = b.reg(), acc = b.reg();
-    uint8_t x[kItems];
-    for (uint8_t& r : x)
-        r = b.reg();
     b.op(Opcode::Ialu, 4, 1, addr);
     // Unrolled as CUB does: all the items' loads in flight, then the adds.
-    for (uint32_t i = 0; i < kItems; ++i)
-        b.ldg(x[i], 0, addr, i);
+    const std::vector<uint8_t> x = b.ldg_unrolled(0, addr, kItems);
     for (uint32_t i = 0; i < kItems; ++i)
         b.op(Opcode::Falu, vec, vec, acc, acc, x[i]);
     b.op(Opcode::Falu, vec > 1 ? vec - 1 : 0, 1, acc, acc);  // the vector's lanes into one

@@ -77,13 +77,8 @@ KernelLaunch softmax_kernel(const RowParams& p,
     const uint32_t warps = k.warps_per_cta();
     ProgramBuilder b;
     const uint8_t addr = b.reg(), m = b.reg(), sum = b.reg();
-    std::vector<uint8_t> x;
-    for (uint32_t i = 0; i < s.iterations; ++i)
-        x.push_back(b.reg());
     b.op(Opcode::Ialu, 4, 1, addr);
-    // The unrolled row: every load first, so they are all in flight together.
-    for (uint32_t i = 0; i < s.iterations; ++i)
-        b.ldg(x[i], 0, addr, i);
+    const std::vector<uint8_t> x = b.ldg_unrolled(0, addr, s.iterations);  // the row
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, m, m, x[i]);
     b.block_reduce(m, warps);
@@ -114,12 +109,8 @@ KernelLaunch layernorm_kernel(const RowParams& p,
     ProgramBuilder b;
     const uint8_t addr = b.reg(), mean = b.reg(), var = b.reg();
     const uint8_t g[2] = {b.reg(), b.reg()}, bt[2] = {b.reg(), b.reg()};
-    std::vector<uint8_t> x;
-    for (uint32_t i = 0; i < s.iterations; ++i)
-        x.push_back(b.reg());
     b.op(Opcode::Ialu, 4, 1, addr);
-    for (uint32_t i = 0; i < s.iterations; ++i)
-        b.ldg(x[i], 0, addr, i);
+    const std::vector<uint8_t> x = b.ldg_unrolled(0, addr, s.iterations);  // the row
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, mean, mean, x[i]);
     b.block_reduce(mean, warps);
