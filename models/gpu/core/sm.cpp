@@ -104,7 +104,7 @@ void Sm::launch(uint64_t cta, uint64_t now) {
         w.mask = w.full_mask;
         w.since = now;
         w.next_ready = now;
-        advance_control(w, now);
+        advance_control(w);
         SubPartition& sp = sps_[slot % sps_.size()];
         ++sp.resident;
         sp.next = std::min(sp.next, now);
@@ -117,7 +117,7 @@ uint32_t Sm::iteration(const Warp& w) const {
     return w.loops[0].done * w.loops[1].trips + w.loops[1].done;
 }
 
-void Sm::advance_control(Warp& w, uint64_t /*now*/) {
+void Sm::advance_control(Warp& w) {
     while (true) {
         const Instr& in = kernel_.program[w.pc];
         switch (in.op) {
@@ -288,7 +288,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
             sp.busy_until = now + 1;
             w.next_ready = w.since = now + 1;
             ++w.pc;
-            advance_control(w, now);
+            advance_control(w);
             return;
         }
         case Opcode::Bar: {
@@ -328,7 +328,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     w.next_ready = w.run_left ? now + c * pace : now + c;
     if (w.run_left == 0) {
         ++w.pc;
-        advance_control(w, now);
+        advance_control(w);
     }
 }
 
@@ -341,7 +341,7 @@ void Sm::release_barrier(CtaSlot& c, uint64_t at) {
         counters_.stall_barrier += at - std::min(at, w.since);
         w.at_barrier = false;
         w.since = w.next_ready = std::max(w.next_ready, at);
-        advance_control(w, at);
+        advance_control(w);
         SubPartition& sp = sps_[slot % sps_.size()];
         sp.next = std::min(sp.next, at);
     }

@@ -109,7 +109,8 @@ class Sm {
     /// The cycle warp w could issue its current instruction (kNeverCycle: memory or barrier).
     uint64_t ready_at(Warp& w, SubPartition& sp, uint64_t now);
     void issue(uint32_t slot, SubPartition& sp, uint64_t now);
-    void advance_control(Warp& w, uint64_t now);
+    /// Resolves loop and divergence markers from w.pc to the next instruction that issues.
+    void advance_control(Warp& w);
     void retire(uint32_t slot, uint64_t now);
     void release_barrier(CtaSlot& c, uint64_t now);
     uint32_t iteration(const Warp& w) const;

@@ -39,7 +39,6 @@ RowShape row_shape(uint64_t cols, DType dtype, const KernelHints& h) {
 KernelLaunch row_kernel(const std::string& name,
                         uint64_t rows,
                         uint64_t cols,
-                        DType dtype,
                         const KernelHints& h,
                         const RowShape& s) {
     if (rows == 0 || cols == 0) throw NotLowerable(name + " needs rows and cols");
@@ -50,7 +49,6 @@ KernelLaunch row_kernel(const std::string& name,
     k.registers_per_thread = static_cast<uint32_t>(
         h.registers.value_or(std::min<uint64_t>(255, 32 + s.iterations * s.vec)));
     k.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(128));
-    (void)dtype;
     return k;
 }
 
@@ -72,7 +70,7 @@ KernelLaunch softmax_kernel(const RowParams& p,
                             const KernelHints& h,
                             AddressSpace& space) {
     const RowShape s = row_shape(p.cols, dtype, h);
-    KernelLaunch k = row_kernel("softmax", p.rows, p.cols, dtype, h, s);
+    KernelLaunch k = row_kernel("softmax", p.rows, p.cols, h, s);
     add_row_streams(k, p, dtype, s, space);
     const uint32_t warps = k.warps_per_cta();
     ProgramBuilder b;
@@ -100,7 +98,7 @@ KernelLaunch layernorm_kernel(const RowParams& p,
                               const KernelHints& h,
                               AddressSpace& space) {
     const RowShape s = row_shape(p.cols, dtype, h);
-    KernelLaunch k = row_kernel("layernorm", p.rows, p.cols, dtype, h, s);
+    KernelLaunch k = row_kernel("layernorm", p.rows, p.cols, h, s);
     add_row_streams(k, p, dtype, s, space);
     // gamma and beta: one row every CTA reads (L1 and L2 hits after the first CTAs).
     k.streams.push_back(dense_stream("gamma", space, p.cols, dtype, s.vec, 0, s.block));

@@ -134,6 +134,36 @@ TEST(GpuCore, SampledRunAgreesWithTheFullRunWithinItsBound) {
     EXPECT_LT(error, sampled.bound + 0.05);
 }
 
+TEST(GpuCore, CountedLoopsWalkTheirIterations) {
+    // A hand-written program: 4 iterations of a 16-byte load per thread, one add each. The
+    // library's kernels unroll instead, so this is the loop path's own check.
+    const GpuParams p = small_h100(2);
+    KernelLaunch k;
+    k.name = "loop";
+    k.ctas = 16;
+    k.threads_per_cta = 128;
+    AddressStream in;
+    in.name = "in";
+    in.access_bytes = 16;
+    in.vectors = 16 * 128 * 4;
+    in.cta_step = 128 * 4;
+    in.iteration_step = 128;
+    k.streams.push_back(in);
+    Instr loop{Opcode::LoopBegin};
+    loop.count = 4;
+    Instr load{Opcode::Ldg, 1};
+    Instr add{Opcode::Falu, 2, {2, 1}};
+    k.program = {loop, load, add, Instr{Opcode::LoopEnd}, Instr{Opcode::Exit}};
+    GpuCore core(p.core, p.hbm.core, k);
+    SamplingOptions once;
+    once.enabled = false;
+    const KernelResult r = core.run(once);
+    // Every vector read exactly once: 16 CTAs x 128 threads x 4 iterations x 16 B.
+    EXPECT_EQ(r.memory.dram_read_bytes, 16u * 128 * 4 * 16);
+    EXPECT_EQ(r.memory.l1_sectors, 16u * 128 * 4 * 16 / 32);
+    EXPECT_DOUBLE_EQ(r.sm.thread_flops, 16.0 * 128 * 4);
+}
+
 TEST(GpuCore, SameKernelSameCycles) {
     const GpuParams p = small_h100(4);
     const Op op = elementwise_op(1 << 19, 8);
