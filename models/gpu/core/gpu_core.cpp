@@ -11,6 +11,7 @@ KernelTotals KernelTotals::of(const SmCounters& sm, const MemoryCounters& memory
     KernelTotals t;
     t.warp_instructions = double(sm.warp_instructions);
     t.thread_flops = sm.thread_flops;
+    t.tensor_flops = sm.tensor_flops;
     t.l1_sectors = double(memory.l1_sectors);
     t.l1_hit_sectors = double(memory.l1_hit_sectors);
     t.l2_read_sectors = double(memory.l2_read_sectors);
@@ -31,13 +32,14 @@ KernelTotals KernelTotals::of(const SmCounters& sm, const MemoryCounters& memory
 KernelTotals KernelTotals::extrapolated(const KernelTotals& earlier, double factor) const {
     static constexpr double KernelTotals::*kFields[] = {
         &KernelTotals::warp_instructions, &KernelTotals::thread_flops,
-        &KernelTotals::l1_sectors,        &KernelTotals::l1_hit_sectors,
-        &KernelTotals::l2_read_sectors,   &KernelTotals::l2_write_sectors,
-        &KernelTotals::l2_hit_sectors,    &KernelTotals::dram_read_bytes,
-        &KernelTotals::dram_write_bytes,  &KernelTotals::warp_residency,
-        &KernelTotals::stall_memory,      &KernelTotals::stall_dependency,
-        &KernelTotals::stall_pipeline,    &KernelTotals::stall_barrier,
-        &KernelTotals::not_selected,      &KernelTotals::no_eligible_cycles};
+        &KernelTotals::tensor_flops,      &KernelTotals::l1_sectors,
+        &KernelTotals::l1_hit_sectors,    &KernelTotals::l2_read_sectors,
+        &KernelTotals::l2_write_sectors,  &KernelTotals::l2_hit_sectors,
+        &KernelTotals::dram_read_bytes,   &KernelTotals::dram_write_bytes,
+        &KernelTotals::warp_residency,    &KernelTotals::stall_memory,
+        &KernelTotals::stall_dependency,  &KernelTotals::stall_pipeline,
+        &KernelTotals::stall_barrier,     &KernelTotals::not_selected,
+        &KernelTotals::no_eligible_cycles};
     static_assert(sizeof(kFields) / sizeof(kFields[0]) * sizeof(double) == sizeof(KernelTotals),
                   "every KernelTotals field is extrapolated");
     KernelTotals t = *this;

@@ -35,7 +35,7 @@ struct SamplingOptions {
 /// The kernel's work and warp-time counters as a whole: as counted, or for a sampled run, the
 /// count when it stopped plus the steady waves' per-CTA rate times the CTAs not simulated.
 struct KernelTotals {
-    double warp_instructions = 0, thread_flops = 0;
+    double warp_instructions = 0, thread_flops = 0, tensor_flops = 0;
     double l1_sectors = 0, l1_hit_sectors = 0;
     double l2_read_sectors = 0, l2_write_sectors = 0, l2_hit_sectors = 0;
     double dram_read_bytes = 0, dram_write_bytes = 0;

@@ -110,6 +110,23 @@ void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_
     }
 }
 
+void MemorySystem::bulk_load(
+    uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now) {
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t slot =
+            new_request({lines[i].line, lines[i].sectors, false, sm, token, false, 0});
+        events_.push(now + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
+    }
+}
+
+void MemorySystem::bulk_store(const LineAccess* lines, size_t n, uint64_t now) {
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t slot = new_request({lines[i].line, lines[i].sectors, true, 0, 0, false, 0});
+        ++stores_in_flight_;
+        events_.push(now + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
+    }
+}
+
 void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done) {
     if (e.kind == EventKind::L2Arrive) {
         l2_access(e.payload, now);

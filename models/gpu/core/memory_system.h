@@ -15,16 +15,11 @@
 #include "models/gpu/core/gpu_config.h"
 #include "models/gpu/core/line_table.h"
 #include "models/gpu/core/sector_cache.h"
+#include "models/gpu/core/warp_program.h"
 #include "models/hbm/core/hbm_system.h"
 #include "sim/time/clock_domain.h"
 
 namespace sim::gpu {
-
-/// A 128-byte line and the 32-byte sectors of it a warp touches.
-struct LineAccess {
-    uint64_t line = 0;
-    uint8_t sectors = 0;
-};
 
 /// A load's line delivered to an SM: token is the SM's own tag (its warp slot and register).
 struct LoadReturn {
@@ -55,6 +50,10 @@ class MemorySystem {
     void load(uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now);
     /// A warp's coalesced store (write-through L1, write-back L2).
     void store(uint32_t sm, const LineAccess* lines, size_t n, uint64_t now);
+    /// A bulk copy between L2 and shared memory (TMA, cp.async.cg): the lines bypass L1 and
+    /// its miss entries. Loaded lines return with token, as load()'s do.
+    void bulk_load(uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now);
+    void bulk_store(const LineAccess* lines, size_t n, uint64_t now);
 
     /// Handles an L2Arrive or SmReturn event due at now; returned loads are appended to done.
     void on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done);

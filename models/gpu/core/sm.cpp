@@ -61,17 +61,32 @@ Sm::Pipe Sm::pipe_of(Opcode op) {
         case Opcode::Lds:
         case Opcode::Sts:
         case Opcode::Shfl: return kMio;
+        case Opcode::Mma: return kTensor;
+        case Opcode::Tma:
+        case Opcode::TmaStore: return kLsu;
         default: return kInt;
     }
 }
 
-const Pipeline& Sm::pipeline(Pipe p) const {
+uint32_t Sm::interval_of(Pipe p) const {
     switch (p) {
-        case kFp32: return config_.sm.fp32;
-        case kSfu: return config_.sm.sfu;
-        case kLsu: return config_.sm.lsu;
-        case kMio: return config_.sm.shuffle;
-        default: return config_.sm.integer;
+        case kFp32: return config_.sm.fp32.interval();
+        case kSfu: return config_.sm.sfu.interval();
+        case kLsu: return config_.sm.lsu.interval();
+        case kMio: return config_.sm.shuffle.interval();
+        case kTensor: return kernel_.mma[0].interval;
+        default: return config_.sm.integer.interval();
+    }
+}
+
+uint32_t Sm::latency_of(Pipe p) const {
+    switch (p) {
+        case kFp32: return config_.sm.fp32.latency;
+        case kSfu: return config_.sm.sfu.latency;
+        case kLsu: return config_.sm.lsu.latency;
+        case kMio: return config_.sm.shuffle.latency;
+        case kTensor: return kernel_.mma[0].latency;
+        default: return config_.sm.integer.latency;
     }
 }
 
@@ -120,11 +135,21 @@ uint32_t Sm::iteration(const Warp& w) const {
 void Sm::advance_control(Warp& w) {
     while (true) {
         const Instr& in = kernel_.program[w.pc];
+        if (in.leader && w.warp_in_cta != 0) {  // `if (warp == 0)`: a uniform branch
+            ++w.pc;
+            continue;
+        }
         switch (in.op) {
-            case Opcode::LoopBegin:
-                w.loops[w.depth++] = {w.pc + 1, in.count, 0};
+            case Opcode::LoopBegin: {
+                uint32_t trips = in.count;
+                if (in.triangular) {
+                    const uint64_t diagonal = (kernel_.grid.of(w.cta).m + 1) * in.chains;
+                    trips = static_cast<uint32_t>(std::min<uint64_t>(trips, diagonal));
+                }
+                w.loops[w.depth++] = {w.pc + 1, trips, 0};
                 ++w.pc;
                 break;
+            }
             case Opcode::LoopEnd: {
                 Loop& l = w.loops[w.depth - 1];
                 if (++l.done < l.trips) {
@@ -168,7 +193,8 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now) {
     const Instr& in = kernel_.program[w.pc];
     uint64_t t = w.next_ready;
     if (w.run_left == 0) {
-        for (uint8_t r : {in.src[0], in.src[1], in.dst}) {
+        for (uint8_t name : {in.src[0], in.src[1], in.dst}) {
+            const uint8_t r = rotated(w, in, name);
             if (r == kNoReg) continue;
             if (w.pending[r]) return kNeverCycle;  // woken by load_returned
             t = std::max(t, w.ready[r]);
@@ -244,7 +270,8 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     uint64_t operands = w.next_ready;
     bool from_memory = false;
     if (w.run_left == 0) {
-        for (uint8_t r : {in.src[0], in.src[1], in.dst}) {
+        for (uint8_t name : {in.src[0], in.src[1], in.dst}) {
+            const uint8_t r = rotated(w, in, name);
             if (r == kNoReg || w.ready[r] <= operands) continue;
             operands = w.ready[r];
             from_memory = (w.loaded >> r) & 1;
@@ -264,17 +291,31 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     w.saw_throttle = w.saw_pipe_busy = false;
 
     const Pipe p = pipe_of(in.op);
-    const Pipeline& pipe = pipeline(p);
+    uint32_t interval = interval_of(p), latency = latency_of(p);
+    if (in.op == Opcode::Mma) {
+        interval = kernel_.mma[in.stream].interval;
+        latency = kernel_.mma[in.stream].latency;
+    }
     switch (in.op) {
+        case Opcode::Tma:
+        case Opcode::TmaStore: {
+            const uint32_t slots = issue_bulk(slot, w, in, now);
+            sp.pipe_free[p] = now + uint64_t{slots} * interval;
+            counters_.warp_instructions += slots;
+            sp.busy_until = now + slots;
+            w.next_ready = w.since = now + slots;
+            ++w.pc;
+            advance_control(w);
+            return;
+        }
         case Opcode::Ldg:
         case Opcode::Stg: {
-            sp.pipe_free[p] = now + pipe.interval();
+            sp.pipe_free[p] = now + interval;
             const size_t n = coalesce(kernel_.streams[in.stream], w.cta, iteration(w) + in.unrolled,
                                       w.warp_in_cta, w.mask, lines_.data());
             if (in.op == Opcode::Ldg) {
                 if (n) {
-                    memory_.load(id_, slot * kMaxRegs + in.dst, lines_.data(), n,
-                                 now + pipe.latency);
+                    memory_.load(id_, slot * kMaxRegs + in.dst, lines_.data(), n, now + latency);
                     w.pending[in.dst] = static_cast<uint16_t>(n);
                     w.ready[in.dst] = kNeverCycle;
                     w.loaded |= 1u << in.dst;
@@ -282,7 +323,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
                     w.ready[in.dst] = now;
                 }
             } else if (n) {
-                memory_.store(id_, lines_.data(), n, now + pipe.latency);
+                memory_.store(id_, lines_.data(), n, now + latency);
             }
             ++counters_.warp_instructions;
             sp.busy_until = now + 1;
@@ -312,17 +353,19 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     if (w.run_left == 0) w.run_left = in.count;
     const uint32_t c = std::min(w.run_left, kRunChunk);
     const uint64_t pace =
-        in.count > 1
-            ? std::max<uint64_t>(pipe.interval(), (pipe.latency + in.chains - 1) / in.chains)
-            : 1;
-    sp.pipe_free[p] = now + uint64_t{c} * pipe.interval();
+        in.count > 1 ? std::max<uint64_t>(interval, (latency + in.chains - 1) / in.chains) : 1;
+    sp.pipe_free[p] = now + uint64_t{c} * interval;
     sp.busy_until = now + c;
     counters_.warp_instructions += c;
-    counters_.thread_flops += double(c) * __builtin_popcount(w.mask) * flops_per_thread(in.op);
+    counters_.thread_flops +=
+        in.op == Opcode::Mma ? double(c) * kernel_.mma[in.stream].flops
+                             : double(c) * __builtin_popcount(w.mask) * flops_per_thread(in.op);
+    if (in.op == Opcode::Mma) counters_.tensor_flops += double(c) * kernel_.mma[in.stream].flops;
     w.run_left -= c;
-    if (in.dst != kNoReg) {
-        w.ready[in.dst] = now + (c - 1) * pace + pipe.latency;
-        w.loaded &= ~(1u << in.dst);
+    const uint8_t dst = rotated(w, in, in.dst);
+    if (dst != kNoReg) {
+        w.ready[dst] = now + (c - 1) * pace + latency;
+        w.loaded &= ~(1u << dst);
     }
     w.since = now + c;
     w.next_ready = w.run_left ? now + c * pace : now + c;
@@ -330,6 +373,29 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
         ++w.pc;
         advance_control(w);
     }
+}
+
+uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
+    bulk_.clear();
+    const uint32_t part = in.count > 1 ? w.warp_in_cta : 0;
+    tile_lines(kernel_.streams[in.stream], kernel_.grid, w.cta, iteration(w) + in.unrolled, part,
+               in.count, bulk_);
+    const size_t n = bulk_.size();
+    if (in.op == Opcode::TmaStore) {
+        if (n) memory_.bulk_store(bulk_.data(), n, now + 1);
+    } else {
+        const uint8_t dst = rotated(w, in, in.dst);
+        if (dst != kNoReg && n) {
+            SIM_ASSERT(w.pending[dst] + n <= 0xFFFF, "a bulk copy of too many lines");
+            memory_.bulk_load(id_, slot * kMaxRegs + dst, bulk_.data(), n, now + 1);
+            w.pending[dst] = static_cast<uint16_t>(w.pending[dst] + n);
+            w.ready[dst] = kNeverCycle;
+            w.loaded |= 1u << dst;
+        }
+    }
+    // TMA is one instruction for a whole tile; cp.async moves 16 bytes per thread (4 lines
+    // per warp-instruction).
+    return in.count > 1 ? std::max<uint32_t>(1, uint32_t((n + 3) / 4)) : 1;
 }
 
 void Sm::release_barrier(CtaSlot& c, uint64_t at) {

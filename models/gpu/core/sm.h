@@ -24,7 +24,8 @@ constexpr uint64_t kNeverCycle = ~0ULL;
 struct SmCounters {
     uint64_t warp_instructions = 0;  ///< issue slots used (an arithmetic run counts each)
     uint64_t scheduler_decisions = 0;
-    double thread_flops = 0;  ///< FLOPs of active threads (FFMA 2, FALU and SFU 1)
+    double thread_flops = 0;  ///< FLOPs: active threads' (FFMA 2, FALU and SFU 1) and MMAs'
+    double tensor_flops = 0;  ///< the part of thread_flops the Tensor Cores did
     // Warp-cycles each resident warp spent waiting, by reason (Nsight's warp states).
     uint64_t stall_memory = 0;      ///< an operand still in flight from memory, or L1 misses full
     uint64_t stall_dependency = 0;  ///< an operand from a fixed-latency pipeline
@@ -99,12 +100,12 @@ class Sm {
         std::vector<uint32_t> warps;  ///< warp slots it schedules
         uint32_t last = 0;            ///< index in warps of the last issued
         uint64_t busy_until = 0;      ///< an arithmetic run holds the issue slot
-        std::array<uint64_t, 5> pipe_free{};
+        std::array<uint64_t, 6> pipe_free{};
         uint64_t next = kNeverCycle;
         uint64_t idle_since = kNeverCycle;
         uint32_t resident = 0;
     };
-    enum Pipe : uint8_t { kFp32, kInt, kSfu, kLsu, kMio };
+    enum Pipe : uint8_t { kFp32, kInt, kSfu, kLsu, kMio, kTensor };
 
     /// The cycle warp w could issue its current instruction (kNeverCycle: memory or barrier).
     uint64_t ready_at(Warp& w, SubPartition& sp, uint64_t now);
@@ -116,7 +117,15 @@ class Sm {
     uint32_t iteration(const Warp& w) const;
     void account_residency(uint64_t now);
     void schedule_sub_partition(SubPartition& sp, uint64_t now);
-    const Pipeline& pipeline(Pipe p) const;
+    uint32_t interval_of(Pipe p) const;
+    uint32_t latency_of(Pipe p) const;
+    /// Register r of in as warp w names it now (rotating registers).
+    uint8_t rotated(const Warp& w, const Instr& in, uint8_t r) const {
+        if (r == kNoReg || in.rotate <= 1) return r;
+        return static_cast<uint8_t>(r + (iteration(w) + in.unrolled) % in.rotate);
+    }
+    /// Issues a bulk copy (Tma, TmaStore); returns the issue slots it used.
+    uint32_t issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now);
     static Pipe pipe_of(Opcode op);
 
     uint32_t id_;
@@ -134,6 +143,7 @@ class Sm {
     uint64_t next_age_ = 0;
     bool throttled_ = false;  ///< a load waits for an L1 miss entry
     std::array<LineAccess, 32> lines_{};
+    std::vector<LineAccess> bulk_;
 };
 
 }  // namespace sim::gpu

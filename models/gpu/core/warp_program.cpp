@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/gpu/core/warp_program.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sim::gpu {
@@ -22,6 +23,9 @@ std::string to_string(Opcode op) {
         case Opcode::LoopBegin: return "LOOP";
         case Opcode::LoopEnd: return "ENDLOOP";
         case Opcode::Exit: return "EXIT";
+        case Opcode::Mma: return "MMA";
+        case Opcode::Tma: return "TMA";
+        case Opcode::TmaStore: return "TMA.STORE";
     }
     return "?";
 }
@@ -46,12 +50,91 @@ uint64_t AddressStream::address(uint64_t cta, uint64_t iteration, uint64_t threa
             if (v >= vectors) v %= vectors;
             break;
         }
+        case Layout::Tile: break;  // copied whole by tile_lines()
         case Layout::Gather: {
             const uint64_t row = mix(seed ^ (v / row_vectors)) % rows;
             return base + (row * row_vectors + v % row_vectors) * access_bytes;
         }
     }
     return base + v * access_bytes;
+}
+
+TileGrid::Coord TileGrid::of(uint64_t cta) const {
+    Coord c;
+    const uint64_t per_batch = m_tiles * n_tiles;
+    c.batch = cta / per_batch;
+    const uint64_t t = cta % per_batch;
+    // Groups of `group` M-tiles: inside a group, CTAs go down M first, then across N.
+    const uint64_t per_group = uint64_t{group} * n_tiles;
+    const uint64_t first_m = t / per_group * group;
+    const uint64_t rows = std::min<uint64_t>(group, m_tiles - first_m);
+    c.m = first_m + (t % per_group) % rows;
+    c.n = (t % per_group) / rows;
+    return c;
+}
+
+void tile_lines(const AddressStream& s,
+                const TileGrid& grid,
+                uint64_t cta,
+                uint64_t iteration,
+                uint32_t part,
+                uint32_t parts,
+                std::vector<LineAccess>& out) {
+    const TileGrid::Coord c = grid.of(cta);
+    const auto index = [&](AddressStream::Axis a) -> uint64_t {
+        switch (a) {
+            case AddressStream::Axis::M: return c.m;
+            case AddressStream::Axis::N: return c.n;
+            case AddressStream::Axis::K: return iteration;
+            default: return 0;
+        }
+    };
+    const uint64_t base = s.base + c.batch * s.batch_bytes;
+    if (s.im2col) {
+        const AddressStream::Im2col& g = s.conv;
+        const uint64_t tap = iteration / g.channel_tiles;
+        const uint64_t col0 = iteration % g.channel_tiles * s.tile_row_bytes;
+        const uint64_t kh = tap / g.kernel_w, kw = tap % g.kernel_w;
+        const uint64_t row0 = c.m * s.tile_rows;
+        if (row0 >= s.matrix_rows || col0 >= g.channel_bytes) return;
+        const uint64_t rows = std::min(s.tile_rows, s.matrix_rows - row0);
+        const uint64_t first = row0 + rows * part / parts, last = row0 + rows * (part + 1) / parts;
+        const uint64_t bytes = std::min(s.tile_row_bytes, g.channel_bytes - col0);
+        const uint64_t pixels = g.out_height * g.out_width;
+        for (uint64_t r = first; r < last; ++r) {
+            const uint64_t n = r / pixels, oh = r % pixels / g.out_width, ow = r % g.out_width;
+            const uint64_t ih = oh * g.stride + kh, iw = ow * g.stride + kw;  // + padding
+            if (ih < g.padding || iw < g.padding) continue;
+            if (ih - g.padding >= g.height || iw - g.padding >= g.width) continue;
+            const uint64_t begin =
+                base +
+                ((n * g.height + ih - g.padding) * g.width + iw - g.padding) * g.channel_bytes +
+                col0;
+            for (uint64_t line = begin & ~uint64_t{127}; line < begin + bytes; line += 128) {
+                const uint64_t lo = std::max(begin, line), hi = std::min(begin + bytes, line + 128);
+                const uint32_t s0 = uint32_t((lo - line) / 32),
+                               s1 = uint32_t((hi - line + 31) / 32);
+                out.push_back({line, static_cast<uint8_t>(((1u << s1) - 1) & ~((1u << s0) - 1))});
+            }
+        }
+        return;
+    }
+    const uint64_t row0 = index(s.row_axis) * s.tile_rows;
+    const uint64_t col0 = index(s.col_axis) * s.tile_row_bytes;
+    if (row0 >= s.matrix_rows || col0 >= s.row_bytes) return;  // past the matrix: nothing
+    const uint64_t rows = std::min(s.tile_rows, s.matrix_rows - row0);
+    const uint64_t bytes = std::min(s.tile_row_bytes, s.row_bytes - col0);
+    const uint64_t first = rows * part / parts, last = rows * (part + 1) / parts;
+    for (uint64_t r = first; r < last; ++r) {
+        const uint64_t begin = base + (row0 + r) * s.row_bytes + col0;
+        const uint64_t end = begin + bytes;
+        for (uint64_t line = begin & ~uint64_t{127}; line < end; line += 128) {
+            // The sectors of this line inside [begin, end).
+            const uint64_t lo = std::max(begin, line), hi = std::min(end, line + 128);
+            const uint32_t s0 = uint32_t((lo - line) / 32), s1 = uint32_t((hi - line + 31) / 32);
+            out.push_back({line, static_cast<uint8_t>(((1u << s1) - 1) & ~((1u << s0) - 1))});
+        }
+    }
 }
 
 void KernelLaunch::validate() const {
@@ -67,15 +150,30 @@ void KernelLaunch::validate() const {
     int regions = 0;
     for (const Instr& in : program) {
         for (uint8_t r : {in.dst, in.src[0], in.src[1]}) {
-            if (r != kNoReg && r >= kMaxRegs) fail("register out of range");
+            if (r != kNoReg && r + std::max<uint32_t>(in.rotate, 1) > kMaxRegs)
+                fail("register out of range");
         }
         switch (in.op) {
             case Opcode::Ldg:
             case Opcode::Stg:
                 if (in.stream >= streams.size()) fail("memory instruction names no stream");
                 break;
+            case Opcode::Tma:
+            case Opcode::TmaStore:
+                if (in.stream >= streams.size() ||
+                    streams[in.stream].layout != AddressStream::Layout::Tile)
+                    fail("a bulk copy names no tile stream");
+                if (in.count == 0 || in.count > warps_per_cta())
+                    fail("a bulk copy is shared by 1..warps-per-CTA warps");
+                break;
+            case Opcode::Mma:
+                if (in.stream >= kMmaKinds || mma[in.stream].interval == 0)
+                    fail("an MMA names no Tensor Core instruction");
+                if (in.count == 0 || in.chains == 0) fail("an MMA run needs count and chains");
+                break;
             case Opcode::LoopBegin:
                 if (in.count == 0) fail("a loop must run at least once");
+                if (in.triangular && in.chains == 0) fail("a triangular loop needs a step");
                 if (++loops > 2) fail("loops nest at most two deep");
                 break;
             case Opcode::LoopEnd:
@@ -104,6 +202,9 @@ void KernelLaunch::validate() const {
             fail("stream " + s.name + ": stride must be at least 1");
         if (s.layout == AddressStream::Layout::Gather && (s.rows == 0 || s.row_vectors == 0))
             fail("stream " + s.name + ": a gather needs rows");
+        if (s.layout == AddressStream::Layout::Tile &&
+            (s.tile_rows == 0 || s.tile_row_bytes == 0 || s.row_bytes == 0))
+            fail("stream " + s.name + ": a tile needs rows and bytes");
     }
 }
 

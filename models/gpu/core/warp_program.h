@@ -13,6 +13,12 @@
 
 namespace sim::gpu {
 
+/// A 128-byte line and the 32-byte sectors of it an access touches.
+struct LineAccess {
+    uint64_t line = 0;
+    uint8_t sectors = 0;
+};
+
 enum class Opcode : uint8_t {
     Ldg,         ///< global load, vectorised: access_bytes per thread from a stream
     Stg,         ///< global store (fire and forget: no register waits on it)
@@ -29,6 +35,10 @@ enum class Opcode : uint8_t {
     LoopBegin,   ///< start of a counted loop; its body ends at the matching LoopEnd
     LoopEnd,
     Exit,
+    Mma,       ///< Tensor Core MMA (the kernel's MmaTiming), a run of `count`
+    Tma,       ///< bulk copy of a tile from global to shared memory (TMA, or cp.async when
+               ///< `count` > 1 warps share it); dst is done when every line is in
+    TmaStore,  ///< bulk copy of a tile from shared to global memory (fire and forget)
 };
 std::string to_string(Opcode op);
 
@@ -43,7 +53,14 @@ struct Instr {
     uint32_t count = 1;     ///< arithmetic: warp-instructions in this run; LoopBegin: trips;
                             ///< Diverge: paths (1..32)
     uint32_t chains = 1;    ///< arithmetic: independent dependency chains in the run
-    uint32_t unrolled = 0;  ///< Ldg/Stg: added to the loop iteration (an unrolled loop's copy)
+    uint32_t unrolled = 0;  ///< Ldg/Stg/Tma: added to the loop iteration (an unrolled copy)
+    bool leader = false;    ///< only warp 0 of each CTA runs it (`if (warp == 0)`)
+    /// Rotating registers (a software-pipelined loop's stages): when > 1, every register the
+    /// instruction names is offset by (iteration + unrolled) % rotate.
+    uint8_t rotate = 0;
+    /// LoopBegin: a causal loop, trips = min(count, (the CTA's M tile + 1) x chains) (the KV
+    /// blocks at or below a query block's diagonal).
+    bool triangular = false;
 };
 
 /// How the threads of a grid walk one array. The vector (access_bytes-sized element group)
@@ -56,7 +73,10 @@ struct AddressStream {
         Strided,  ///< a transposed walk: consecutive v are `stride` vectors apart (each vector is
                   ///< still touched once), so a warp's lanes hit different sectors
         Gather,   ///< embedding rows: row = hash(v / row_vectors) % rows; base + row * row_bytes
+        Tile,     ///< a 2-D tile of a row-major matrix, copied whole by Tma/TmaStore
     };
+    /// Which grid coordinate picks a Tile's rows or columns (None: always the first tile).
+    enum class Axis : uint8_t { None, M, N, K };
     std::string name;
     uint64_t base = 0;
     uint32_t access_bytes = 4;  ///< bytes per thread per instruction (1..16, a power of two)
@@ -67,10 +87,59 @@ struct AddressStream {
     uint64_t rows = 0;         ///< Gather: rows in the table
     uint64_t row_vectors = 1;  ///< Gather: vectors per row
     uint64_t seed = 1;         ///< Gather: the token ids
+    // Tile: rows [r0, r0 + tile_rows) and bytes [c0, c0 + tile_row_bytes) of each, where r0 and
+    // c0 come from the CTA's tile coordinates along row_axis and col_axis; rows and bytes past
+    // the matrix are not fetched (TMA's out-of-bounds fill). Matrices of a batch lie
+    // batch_bytes apart.
+    Axis row_axis = Axis::M, col_axis = Axis::K;
+    uint64_t tile_rows = 0, tile_row_bytes = 0;
+    uint64_t matrix_rows = 0, row_bytes = 0;  ///< the matrix (row_bytes is also the row pitch)
+    uint64_t batch_bytes = 0;
+    /// An implicit-GEMM convolution's A (TMA's im2col mode): row r of the M x K matrix is
+    /// output pixel r of an NHWC input; k-tile t is filter tap t / channel_tiles, channels
+    /// (t % channel_tiles) x tile_row_bytes. Taps falling in the padding are not fetched.
+    struct Im2col {
+        uint64_t height = 0, width = 0, out_height = 0, out_width = 0;
+        uint64_t kernel_w = 1, stride = 1, padding = 0;
+        uint64_t channel_bytes = 0;  ///< bytes per input pixel (all channels)
+        uint64_t channel_tiles = 1;
+    };
+    bool im2col = false;
+    Im2col conv;
 
     /// The byte address thread `thread` of `cta` touches on loop iteration `iteration`.
     uint64_t address(uint64_t cta, uint64_t iteration, uint64_t thread) const;
 };
+
+/// Where a CTA of a tiled kernel (GEMM, attention) works: its batch, its M and N tile. CTAs
+/// walk the tiles in groups of `group` M-tiles (the swizzle cuBLAS and Triton use), so that a
+/// wave's CTAs share A and B tiles in L2.
+struct TileGrid {
+    uint64_t batch = 1, m_tiles = 1, n_tiles = 1, k_tiles = 1;
+    uint32_t group = 8;
+    struct Coord {
+        uint64_t batch = 0, m = 0, n = 0;
+    };
+    uint64_t ctas() const { return batch * m_tiles * n_tiles; }
+    Coord of(uint64_t cta) const;
+};
+
+/// The lines of the Tile stream s a CTA copies on k-iteration `iteration`: part `part` of
+/// `parts` (the tile's rows split among the warps that copy it). Appends to out.
+void tile_lines(const AddressStream& s,
+                const TileGrid& grid,
+                uint64_t cta,
+                uint64_t iteration,
+                uint32_t part,
+                uint32_t parts,
+                std::vector<LineAccess>& out);
+
+/// A Tensor Core instruction a kernel's Mma runs: cycles per warp-instruction and FLOPs.
+struct MmaCost {
+    uint32_t interval = 1, latency = 1;
+    double flops = 0;
+};
+constexpr size_t kMmaKinds = 2;  ///< an Mma's `stream` picks one of a kernel's MmaCosts
 
 struct KernelLaunch {
     std::string name;
@@ -80,6 +149,8 @@ struct KernelLaunch {
     uint32_t shared_bytes_per_cta = 0;
     std::vector<Instr> program;
     std::vector<AddressStream> streams;
+    TileGrid grid;                         ///< Tile streams' coordinates
+    std::array<MmaCost, kMmaKinds> mma{};  ///< what one Mma warp-instruction costs
 
     uint32_t warps_per_cta() const { return (threads_per_cta + 31) / 32; }
     /// Throws std::invalid_argument for a malformed program (unmatched loops or regions,

@@ -16,7 +16,7 @@ using testing::elementwise_op;
 using testing::small_h100;
 
 KernelResult run(const GpuParams& p, const Op& op, bool sampled = false) {
-    GpuCore core(p.core, p.hbm.core, lower(op));
+    GpuCore core(p.core, p.hbm.core, testing::lower_one(op));
     SamplingOptions s;
     s.enabled = sampled;
     return core.run(s);
@@ -178,7 +178,7 @@ TEST(GpuCore, AKernelThatCannotFitIsRefused) {
     const GpuParams p = small_h100(1);
     KernelHints huge;
     huge.shared_memory = 1 << 20;
-    EXPECT_THROW(GpuCore(p.core, p.hbm.core, lower(elementwise_op(1024, 1, huge))),
+    EXPECT_THROW(GpuCore(p.core, p.hbm.core, testing::lower_one(elementwise_op(1024, 1, huge))),
                  std::invalid_argument);
 }
 
