@@ -245,7 +245,7 @@ void BM_GpuKernel(benchmark::State& state) {
         op.kind = sim::OpKind::Softmax;
         op.params = sim::RowParams{4096, 1024};
     }
-    const sim::gpu::KernelLaunch kernel = sim::gpu::lower(op);
+    const sim::gpu::KernelLaunch kernel = sim::gpu::lower(op, {params.core, params.tensor}).front();
     sim::gpu::SamplingOptions sampling;
     sampling.enabled = which == 4;
     double instructions = 0, decisions = 0, requests = 0;

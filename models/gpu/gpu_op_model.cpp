@@ -4,6 +4,7 @@
 #include <systemc>
 
 #include "models/gpu/kernels/kernels.h"
+#include "models/gpu/op_key.h"
 #include "models/hbm/hbm_stats.h"
 #include "sim/core/error.h"
 #include "sim/time/clock_domain.h"
@@ -20,6 +21,8 @@ GpuOpModel::Stats::Stats(StatGroup& g)
       extrapolated(g.add_counter("extrapolated",
                                  "count",
                                  "kernels stopped after steady waves and extrapolated (sampled)")),
+      reused(g.add_counter(
+          "reused", "count", "operators identical to one simulated before, given its result")),
       warp_instructions(g.add_scalar("warp_instructions_simulated",
                                      "count",
                                      "warp-instructions issued in simulation (not extrapolated)")),
@@ -32,30 +35,31 @@ GpuOpModel::Stats::Stats(StatGroup& g)
 
 GpuOpModel::GpuOpModel(const GpuParams& params,
                        const energy::EnergyParams& energy,
-                       double peak_fp32_flops,
+                       const hw::HardwareParams& hw,
                        uint64_t launch_overhead_ps,
                        bool sampled,
                        StatGroup& stats,
                        EngineSet& engines)
     : params_(params),
       energy_(energy),
-      peak_fp32_flops_(peak_fp32_flops),
+      hw_(hw),
       launch_overhead_ps_(launch_overhead_ps),
       sampled_(sampled),
       engine_(engines.get("kernel")),
       stats_(stats) {}
 
 std::string GpuOpModel::why_unsupported(const Op& op) const {
-    KernelLaunch k;
+    std::vector<KernelLaunch> kernels;
     try {
-        k = lower(op);
+        kernels = lower(op, target());
     } catch (const NotLowerable& e) {
         return e.what();
     } catch (const std::invalid_argument& e) {
         throw ConfigError(op.where, "kernel", e.what());
     }
-    const Occupancy o = occupancy_of(params_.core.sm, k);
-    if (o.ctas_per_sm == 0) {
+    for (const KernelLaunch& k : kernels) {
+        const Occupancy o = occupancy_of(params_.core.sm, k);
+        if (o.ctas_per_sm != 0) continue;
         throw ConfigError(op.where, "kernel",
                           "a CTA of " + std::to_string(k.threads_per_cta) + " threads, " +
                               std::to_string(k.registers_per_thread) +
@@ -66,12 +70,16 @@ std::string GpuOpModel::why_unsupported(const Op& op) const {
     return {};
 }
 
-EnergyBreakdown GpuOpModel::energy_of(const KernelResult& r, const GpuCore& core) const {
+EnergyBreakdown GpuOpModel::energy_of(const KernelResult& r,
+                                      const GpuCore& core,
+                                      DType dtype) const {
     const energy::EnergyTable& t = energy_.table;
     const KernelTotals& k = r.totals;
     const double sector = GpuCoreConfig::kSectorBytes;
     EnergyBreakdown e;
-    e.compute = k.thread_flops / 2 * t.fma_energy(ComputeUnit::Vector, DType::FP32);
+    e.compute =
+        (k.thread_flops - k.tensor_flops) / 2 * t.fma_energy(ComputeUnit::Vector, DType::FP32) +
+        k.tensor_flops / 2 * t.fma_energy(ComputeUnit::Tensor, dtype);
     e.sram = k.l1_sectors * sector * t.sram_per_byte * t.scale;
     e.l2 = (k.l2_read_sectors + k.l2_write_sectors) * sector * t.l2_per_byte * t.scale;
     // Every ACT, burst and REF the HBM model counted, scaled to the whole kernel's traffic.
@@ -130,6 +138,91 @@ KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
     return m;
 }
 
+namespace {
+
+bool uses_tensor_cores(const KernelLaunch& k) {
+    for (const Instr& in : k.program) {
+        if (in.op == Opcode::Mma) return true;
+    }
+    return false;
+}
+
+/// One kernels.csv row for an operator of several kernels (naive attention): times, counts and
+/// bytes add up; ratios are averaged over the kernels' cycles; the shape is the longest one's.
+KernelMetrics merged(const std::vector<KernelMetrics>& parts) {
+    if (parts.size() == 1) return parts.front();
+    KernelMetrics m = parts.front();
+    double cycles = 0;
+    for (const KernelMetrics& p : parts) {
+        if (p.cycles > m.cycles) m = p;
+        cycles += double(p.cycles);
+    }
+    m.kernel.clear();
+    for (const KernelMetrics& p : parts)
+        m.kernel += (m.kernel.empty() ? "" : "+") + p.kernel;
+    const auto weighted = [&](double KernelMetrics::*field) {
+        double v = 0;
+        for (const KernelMetrics& p : parts)
+            v += p.*field * double(p.cycles);
+        return cycles > 0 ? v / cycles : 0.0;
+    };
+    const auto total = [&](double KernelMetrics::*field) {
+        double v = 0;
+        for (const KernelMetrics& p : parts)
+            v += p.*field;
+        return v;
+    };
+    m.ctas = 0;
+    m.cycles = 0;
+    double simulated = 0, bound = 0;
+    for (const KernelMetrics& p : parts) {
+        m.ctas += p.ctas;
+        m.cycles += p.cycles;
+        simulated += p.simulated_fraction * double(p.ctas);
+        bound = std::max(bound, p.bound);
+    }
+    m.simulated_fraction = simulated / double(m.ctas);
+    m.bound = bound;
+    for (auto f :
+         {&KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes, &KernelMetrics::l2_bytes,
+          &KernelMetrics::dram_read_bytes, &KernelMetrics::dram_write_bytes})
+        m.*f = total(f);
+    for (auto f :
+         {&KernelMetrics::theoretical_occupancy, &KernelMetrics::achieved_occupancy,
+          &KernelMetrics::issue_utilisation, &KernelMetrics::l1_hit_rate,
+          &KernelMetrics::l2_hit_rate, &KernelMetrics::dram_row_hit_rate,
+          &KernelMetrics::stall_memory, &KernelMetrics::stall_dependency,
+          &KernelMetrics::stall_pipeline, &KernelMetrics::stall_barrier,
+          &KernelMetrics::not_selected, &KernelMetrics::issuing, &KernelMetrics::no_eligible})
+        m.*f = weighted(f);
+    return m;
+}
+
+}  // namespace
+
+GpuOpModel::Outcome GpuOpModel::run_kernels(const Op& op,
+                                            const std::vector<KernelLaunch>& kernels) const {
+    Outcome out;
+    std::vector<KernelMetrics> metrics;
+    SamplingOptions sampling;
+    sampling.enabled = sampled_;
+    for (const KernelLaunch& k : kernels) {
+        // Kernels on the Tensor Cores run at the clock the Tensor Core peaks are quoted at.
+        GpuCoreConfig config = params_.core;
+        if (uses_tensor_cores(k)) config.clock_hz = params_.tensor_clock_hz;
+        GpuCore core(config, params_.hbm.core, k);
+        const KernelResult r = core.run(sampling);
+        out.kernel_time += ClockDomain("sm", config.clock_hz).to_ps(Cycle{r.cycles});
+        metrics.push_back(metrics_of(k, r, core));
+        out.energy += energy_of(r, core, op.dtype);
+        out.extrapolated = out.extrapolated || r.extrapolated;
+        out.warp_instructions_simulated += double(r.sm.warp_instructions);
+        out.cycles_simulated += double(r.simulated_cycles);
+    }
+    out.metrics = merged(metrics);
+    return out;
+}
+
 OpResult GpuOpModel::execute(const Op& op) {
     const TimePs now{sc_core::sc_time_stamp().value()};
     const auto beyond_time_range = [&op]() {
@@ -139,17 +232,21 @@ OpResult GpuOpModel::execute(const Op& op) {
     };
     if (launch_overhead_ps_ > kLatestPs / 2 || now.value() > kLatestPs / 2)
         throw beyond_time_range();
-    const KernelLaunch k = lower(op);
-    GpuCore core(params_.core, params_.hbm.core, k);
-    SamplingOptions sampling;
-    sampling.enabled = sampled_;
-    const KernelResult r = core.run(sampling);
+    const std::string key = op_key(op);
+    auto found = outcomes_.find(key);
+    if (found == outcomes_.end()) {
+        const Outcome o = run_kernels(op, lower(op, target()));
+        stats_.warp_instructions += o.warp_instructions_simulated;
+        stats_.simulated_cycles += o.cycles_simulated;
+        found = outcomes_.emplace(key, o).first;
+    } else {
+        ++stats_.reused;
+    }
+    const Outcome& o = found->second;
 
-    const ClockDomain clock("sm", params_.core.clock_hz);
-    const TimePs kernel_time = clock.to_ps(Cycle{r.cycles});
-    if (kernel_time.value() > kLatestPs / 4 || engine_.free_at().value() > kLatestPs / 4)
+    if (o.kernel_time.value() > kLatestPs / 4 || engine_.free_at().value() > kLatestPs / 4)
         throw beyond_time_range();
-    const TimePs duration = kernel_time + TimePs{launch_overhead_ps_};
+    const TimePs duration = o.kernel_time + TimePs{launch_overhead_ps_};
     const TimePs start = engine_.reserve(now, duration);
     const TimePs end = start + duration;
     sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
@@ -158,27 +255,29 @@ OpResult GpuOpModel::execute(const Op& op) {
     res.start = start;
     res.end = end;
     res.cost = cost_of(op);
-    res.cost.unit = ComputeUnit::Vector;
-    res.cost.dtype = DType::FP32;  // the kernels compute in FP32 on the CUDA cores
-    res.kernel = metrics_of(k, r, core);
+    // Element-wise kernels compute in FP32 on the CUDA cores; GEMMs, convolutions and
+    // attention on the Tensor Cores in their dtype (FP32 GEMMs on the CUDA cores).
+    if (res.cost.unit != ComputeUnit::Tensor || op.dtype == DType::FP32) {
+        res.cost.unit = ComputeUnit::Vector;
+        res.cost.dtype = DType::FP32;
+    }
+    res.kernel = o.metrics;
     res.cost.dram_bytes = res.kernel->dram_read_bytes + res.kernel->dram_write_bytes;
-    res.roof_flops = peak_fp32_flops_;
+    res.roof_flops = hw_.peak_flops(res.cost.unit, res.cost.dtype);
     res.roof_bandwidth = params_.hbm.peak_bandwidth();
     const double seconds = to_seconds(duration);
-    const double flop_share = res.cost.flops / seconds / res.roof_flops;
+    const double flop_share = res.roof_flops > 0 ? res.cost.flops / seconds / res.roof_flops : 0;
     const double byte_share = res.cost.dram_bytes / seconds / res.roof_bandwidth;
-    res.bound = TimePs{launch_overhead_ps_} > kernel_time ? "launch"
-                : flop_share > byte_share                 ? "compute"
-                                                          : "memory";
-    res.fidelity = r.extrapolated ? Fidelity::Sampled : Fidelity::Cycle;
+    res.bound = TimePs{launch_overhead_ps_} > o.kernel_time ? "launch"
+                : flop_share > byte_share                   ? "compute"
+                                                            : "memory";
+    res.fidelity = o.extrapolated ? Fidelity::Sampled : Fidelity::Cycle;
     res.model = sampled_ ? "gpu.sm" : "gpu.sm_cycle";
-    res.energy = energy_of(r, core);
+    res.energy = o.energy;
     res.static_power = energy_.table.static_power;
 
     ++stats_.kernels;
-    if (r.extrapolated) ++stats_.extrapolated;
-    stats_.warp_instructions += double(r.sm.warp_instructions);
-    stats_.simulated_cycles += double(r.simulated_cycles);
+    if (o.extrapolated) ++stats_.extrapolated;
     stats_.dram_utilisation.sample(byte_share);
     stats_.achieved_occupancy.sample(res.kernel->achieved_occupancy);
     return res;

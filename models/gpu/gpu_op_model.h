@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The cycle-level GPU as an operator model: an operator the kernel library can lower
-// (element-wise, d2d memcpy, reduction, softmax, layernorm, embedding) runs as a kernel on
+// (element-wise, d2d memcpy, reduction, softmax, layernorm, embedding, GEMM, conv2d,
+// attention) runs as a kernel on
 // GpuCore, from a cold L2 and an idle memory system; the op takes the simulated kernel time plus
 // the launch overhead, on the device's kernel engine. Two registrations share it: `gpu.sm`
 // (sampled: steady CTA waves, then extrapolated) and `gpu.sm_cycle` (every CTA).
 #pragma once
 
+#include <map>
+#include <string>
 #include "models/energy/energy_params.h"
+
 #include "models/gpu/gpu_params.h"
+#include "models/gpu/kernels/kernels.h"
+#include "models/hw/hw_params.h"
 #include "sim/core/timeline.h"
 #include "sim/registry/op_model.h"
 #include "sim/stats/group.h"
@@ -18,7 +24,7 @@ class GpuOpModel final : public OpModel {
   public:
     GpuOpModel(const GpuParams& params,
                const energy::EnergyParams& energy,
-               double peak_fp32_flops,
+               const hw::HardwareParams& hw,
                uint64_t launch_overhead_ps,
                bool sampled,
                StatGroup& stats,
@@ -30,14 +36,26 @@ class GpuOpModel final : public OpModel {
     OpResult execute(const Op& op) override;
 
   private:
+    /// What running an operator's kernels gave; identical operators give identical results
+    /// (each kernel starts from a cold L2), so they are simulated once and then reused.
+    struct Outcome {
+        TimePs kernel_time;
+        KernelMetrics metrics;
+        EnergyBreakdown energy;
+        bool extrapolated = false;
+        double warp_instructions_simulated = 0, cycles_simulated = 0;
+    };
+    Outcome run_kernels(const Op& op, const std::vector<KernelLaunch>& kernels) const;
+    GpuTarget target() const { return {params_.core, params_.tensor}; }
     KernelMetrics metrics_of(const KernelLaunch& k,
                              const KernelResult& r,
                              const GpuCore& core) const;
-    EnergyBreakdown energy_of(const KernelResult& r, const GpuCore& core) const;
+    EnergyBreakdown energy_of(const KernelResult& r, const GpuCore& core, DType dtype) const;
 
     GpuParams params_;
     energy::EnergyParams energy_;
-    double peak_fp32_flops_;
+    hw::HardwareParams hw_;
+    std::map<std::string, Outcome> outcomes_;  ///< by operator (op_key)
     uint64_t launch_overhead_ps_;
     bool sampled_;
     Timeline& engine_;
@@ -45,6 +63,7 @@ class GpuOpModel final : public OpModel {
         explicit Stats(StatGroup& g);
         Counter& kernels;
         Counter& extrapolated;
+        Counter& reused;
         Scalar& warp_instructions;
         Scalar& simulated_cycles;
         Distribution& dram_utilisation;

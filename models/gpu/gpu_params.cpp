@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/hw/hw_params.h"
+
 namespace sim::gpu {
 
 namespace {
@@ -31,6 +33,37 @@ void read_pipeline(const ConfigNode& pipes, const std::string& key, Pipeline& p)
     if (32 % p.lanes != 0) n->fail("lanes", "must divide 32 (1, 2, 4, 8, 16 or 32)");
     get_u32(*n, "latency", p.latency, 0, 10000);
     n->reject_unknown_keys();
+}
+
+// Tensor Core rates per sub-partition from the per-SM datasheet rates, at the Tensor Core
+// clock (a rate on another clock, such as H100's FP64 on the boost clock, is rescaled).
+void read_tensor_cores(const ConfigNode& root, const ConfigNode& sm, GpuParams& p) {
+    const hw::HardwareParams hw = hw::HardwareParams::from_config(root);
+    tensor_core::TensorCoreConfig& t = p.tensor;
+    t.sub_partitions = p.core.sm.sub_partitions;
+    t.sparsity_speedup = hw.sparsity_speedup;
+    std::string clock = "boost";
+    if (auto tensor = root.child("compute").optional_child("tensor")) tensor->get("clock", clock);
+    const auto hz = hw.clocks_hz.find(clock);
+    p.tensor_clock_hz = hz != hw.clocks_hz.end() ? hz->second : p.core.clock_hz;
+    for (const auto& [dtype, rate] : hw.tensor) {
+        const double rate_hz = double(hw.clocks_hz.at(rate.clock));
+        t.macs_per_clock[dtype] =
+            rate.flops_per_clock / 2 / t.sub_partitions * rate_hz / double(p.tensor_clock_hz);
+    }
+    if (auto tc = sm.optional_child("tensor_core")) {
+        std::string family = to_string(t.family);
+        if (tc->get_choice("instruction", family, {"mma_sync", "wgmma"}))
+            t.family = tensor_core::parse_mma_family(family);
+        get_u32(*tc, "shared_bytes_per_clock", t.shared_bytes_per_clock, 1, 1 << 16);
+        get_u32(*tc, "latency", t.latency, 0, 10000);
+        tc->reject_unknown_keys();
+    }
+    try {
+        t.validate();
+    } catch (const std::invalid_argument& e) {
+        sm.fail("tensor_core", e.what());
+    }
 }
 
 }  // namespace
@@ -100,6 +133,7 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
         get_u32(*l2, "hit_latency", c.l2.hit_latency, 1, 10000);
         get_u32(*l2, "crossbar_latency", c.l2.crossbar_latency, 0, 10000);
     }
+    read_tensor_cores(root, sm, p);
     try {
         c.validate();
     } catch (const std::invalid_argument& e) {

@@ -3,11 +3,13 @@
 // FP32 lanes come from the datasheet-level sections every GPU preset has (sm.count,
 // clocks.boost, compute.vector.flops_per_clock.fp32); the micro-architecture from optional keys
 // under sm: (sub-partitions, occupancy limits, scheduler, pipelines, l1) and l2: (slices,
-// ways, bandwidth, latencies). Absent keys take H100-class defaults (configs/hw/README.md).
+// ways, bandwidth, latencies); the Tensor Cores from compute.tensor and sm.tensor_core. Absent keys
+// take H100-class defaults (configs/hw/README.md).
 #pragma once
 
 #include "models/gpu/core/gpu_core.h"
 #include "models/hbm/hbm_params.h"
+#include "models/tensor_core/tensor_core.h"
 #include "sim/config/config_node.h"
 
 namespace sim::gpu {
@@ -15,6 +17,10 @@ namespace sim::gpu {
 struct GpuParams {
     GpuCoreConfig core;
     hbm::HbmParams hbm;
+    /// The Tensor Cores (rates per sub-partition at tensor_clock_hz, the clock kernels that use
+    /// them run at: compute.tensor.clock, the clock the datasheet's Tensor Core peaks assume).
+    tensor_core::TensorCoreConfig tensor;
+    uint64_t tensor_clock_hz = 0;
 
     /// Throws ConfigError naming the file, line and key of any bad value.
     static GpuParams from_config(const ConfigNode& root);

@@ -14,14 +14,14 @@ ModelFactory factory(bool sampled) {
     return [sampled](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
         const auto hw = hw::HardwareParams::from_config(ctx.hw);
         return std::make_unique<GpuOpModel>(GpuParams::from_config(ctx.hw),
-                                            energy::EnergyParams::from_config(ctx.hw, hw),
-                                            hw.peak_flops(ComputeUnit::Vector, DType::FP32),
+                                            energy::EnergyParams::from_config(ctx.hw, hw), hw,
                                             hw.launch_overhead_ps, sampled, ctx.stats, ctx.engines);
     };
 }
 
 const std::vector<OpKind> kKernelKinds{OpKind::Elementwise, OpKind::Memcpy,    OpKind::Reduction,
-                                       OpKind::Softmax,     OpKind::Layernorm, OpKind::Embedding};
+                                       OpKind::Softmax,     OpKind::Layernorm, OpKind::Embedding,
+                                       OpKind::Gemm,        OpKind::Conv2d,    OpKind::Attention};
 
 }  // namespace
 

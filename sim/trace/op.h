@@ -125,8 +125,9 @@ struct KernelHints {
     std::optional<uint64_t> shared_memory;  ///< bytes of shared memory per CTA
     std::optional<uint64_t> stride;      ///< elements between neighbouring threads (1: coalesced)
     std::optional<uint64_t> divergence;  ///< paths a warp's branch splits into (1..32)
+    bool sparse = false;                 ///< GEMM: A is 2:4 structured-sparse (Sparse Tensor Cores)
     bool any() const {
-        return block || vector || registers || shared_memory || stride || divergence;
+        return block || vector || registers || shared_memory || stride || divergence || sparse;
     }
 };
 

@@ -68,6 +68,7 @@ KernelHints read_kernel_hints(const ConfigNode& op) {
     read("shared_memory", h.shared_memory, 0, uint64_t{1} << 30, "bytes of shared memory per CTA");
     read("stride", h.stride, 1, uint64_t{1} << 20, "a stride of at least 1 element");
     read("divergence", h.divergence, 1, 32, "1..32 paths");
+    n.get("sparse", h.sparse);
     n.reject_unknown_keys();
     return h;
 }

@@ -134,7 +134,7 @@ TEST(Cli, BadInputIsOneLineExitTwoAndLeavesNoOutput) {
     expect_bad_input(wallsim("run " + kH100 + ok_trace + o + " --set hbm.pin_rate=fast", dir),
                      "--set hbm.pin_rate=fast");
     expect_bad_input(wallsim("run --hw configs/hw/a100.yaml --trace " + fp8 + o, dir),
-                     "no tensor rate for fp8");
+                     "Tensor Cores have no fp8 path");
     expect_bad_input(wallsim("run " + kH100 + ok_trace + o + " --fidelity exact", dir),
                      "--fidelity");
     expect_bad_input(wallsim("run " + kH100 + o, dir), "trace");
@@ -181,7 +181,7 @@ TEST(Cli, DramTrafficOpsRunOnTheCycleLevelHbmModel) {
     const std::string csv = slurp(out / "ops.csv");
     EXPECT_THAT(csv, HasSubstr("\n0,s,dram_traffic,0,fp32,vector,cycle,gpu.hbm,"));
     EXPECT_THAT(csv, HasSubstr("\n1,r,dram_traffic,0,fp32,vector,cycle,gpu.hbm,"));
-    EXPECT_THAT(csv, HasSubstr("\n2,g,gemm,0,bf16,tensor,analytic,gpu.analytic,"));
+    EXPECT_THAT(csv, HasSubstr("\n2,g,gemm,0,bf16,tensor,cycle,gpu.sm,"));
     const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
     EXPECT_EQ(stats["models"]["gpu_hbm"]["ops"]["value"], 2);
     // The DRAM model never beats its own peak, and streams far better than random reads.

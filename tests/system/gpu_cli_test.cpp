@@ -47,6 +47,27 @@ TEST(GpuCli, MemoryBoundOpsRunOnTheCycleLevelGpuAndWriteKernelsCsv) {
     EXPECT_EQ(stats["models"]["gpu_sm"]["kernels"]["value"], 3);
 }
 
+TEST(GpuCli, GemmsAndAttentionRunOnTheTensorCoresAndRepeatsAreReused) {
+    TempDir dir;
+    const std::string gemm = "kind: gemm, m: 512, n: 512, k: 512, dtype: bf16}\n";
+    const auto r = wallsim(
+        "run --hw configs/hw/h100.yaml --no-progress --trace " +
+            write_trace(dir, "  - {name: g1, " + gemm + "  - {name: g2, " + gemm +
+                                 "  - {name: fa, kind: attention, batch: 1, heads: 4, seq: 512, "
+                                 "head_dim: 64, dtype: bf16}\n") +
+            " --out " + (dir.path() / "o").string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string ops = slurp(dir.path() / "o" / "ops.csv");
+    EXPECT_THAT(ops, HasSubstr("\n0,g1,gemm,0,bf16,tensor,cycle,gpu.sm,"));
+    EXPECT_THAT(ops, HasSubstr("\n2,fa,attention,0,bf16,tensor,cycle,gpu.sm,"));
+    const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
+    EXPECT_THAT(kernels, HasSubstr(",flash_attention,"));
+    const auto stats = nlohmann::json::parse(slurp(dir.path() / "o" / "stats.json"));
+    EXPECT_EQ(stats["models"]["gpu_sm"]["kernels"]["value"], 3);
+    EXPECT_EQ(stats["models"]["gpu_sm"]["reused"]["value"], 1);  // g2 is g1 again
+}
+
 TEST(GpuCli, FidelityCyclePicksTheModelThatSimulatesEveryCta) {
     TempDir dir;
     const auto r =

@@ -2,6 +2,7 @@
 // Cycle-level GPU parameters from the shipped presets, and small kernels, for the GPU tests.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ inline gpu::GpuParams small_h100(uint32_t sms = 8, std::vector<std::string> extr
                                "hbm.capacity=16GB", "l2.size=4MB", "l2.slices=8"};
     o.insert(o.end(), extra.begin(), extra.end());
     return gpu_preset("h100", o);
+}
+
+/// The one kernel op lowers to for the GPU of p (H100 by default).
+inline gpu::KernelLaunch lower_one(const Op& op, const gpu::GpuParams& p = gpu_preset("h100")) {
+    std::vector<gpu::KernelLaunch> k = gpu::lower(op, {p.core, p.tensor});
+    if (k.size() != 1) throw std::logic_error("the op lowers to several kernels");
+    return k.front();
 }
 
 /// An element-wise op as a trace would give it.

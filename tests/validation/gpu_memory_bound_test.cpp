@@ -27,7 +27,7 @@ struct Measured {
 };
 
 Measured run(const GpuParams& p, const Op& op, bool sampled = true) {
-    GpuCore core(p.core, p.hbm.core, lower(op));
+    GpuCore core(p.core, p.hbm.core, testing::lower_one(op));
     SamplingOptions s;
     s.enabled = sampled;
     Measured m;

@@ -8,7 +8,9 @@
 
 #include <stdexcept>
 
+#include "models/gpu/core/gpu_config.h"
 #include "models/gpu/core/warp_program.h"
+#include "models/tensor_core/tensor_core.h"
 #include "sim/trace/op.h"
 
 namespace sim::gpu {
@@ -17,6 +19,12 @@ namespace sim::gpu {
 class NotLowerable : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
+};
+
+/// The machine the tiled kernels are shaped for (tile sizes, stages, instruction family).
+struct GpuTarget {
+    GpuCoreConfig core;
+    tensor_core::TensorCoreConfig tensor;  ///< macs_per_clock empty: no Tensor Cores
 };
 
 KernelLaunch elementwise_kernel(const ElementwiseParams& p,
@@ -53,7 +61,8 @@ KernelLaunch attention_softmax_kernel(const AttentionParams& p,
                                       const KernelHints& h,
                                       AddressSpace& space);
 
-/// The kernel for op; throws NotLowerable for kinds and shapes the library has no kernel for.
-KernelLaunch lower(const Op& op);
+/// The kernels op runs as, in order (naive attention is three); throws NotLowerable for
+/// kinds and shapes the library has no kernel for.
+std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& target);
 
 }  // namespace sim::gpu

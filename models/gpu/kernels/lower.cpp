@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: MIT
+#include "models/gpu/kernels/gemm.h"
 #include "models/gpu/kernels/kernels.h"
 
 namespace sim::gpu {
 
-KernelLaunch lower(const Op& op) {
-    AddressSpace space;
+namespace {
+
+GemmProblem gemm_problem(const GemmParams& g, DType dtype) {
+    GemmProblem p;
+    p.batch = g.batch;
+    p.m = g.m;
+    p.n = g.n;
+    p.k = g.k;
+    p.dtype = dtype;
+    p.out_dtype = g.out_dtype;
+    p.a_transposed = g.layout.size() == 2 && g.layout[0] == 't';
+    p.b_transposed = g.layout.size() == 2 && g.layout[1] == 't';
+    return p;
+}
+
+KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) {
     switch (op.kind) {
         case OpKind::Elementwise:
             return elementwise_kernel(std::get<ElementwiseParams>(op.params), op.dtype, op.kernel,
@@ -21,11 +36,28 @@ KernelLaunch lower(const Op& op) {
         case OpKind::Embedding:
             return embedding_kernel(std::get<EmbeddingParams>(op.params), op.dtype, op.kernel,
                                     space);
-        default:
-            throw NotLowerable(
-                "the kernel library has no " + to_string(op.kind) +
-                " kernel (GEMM, convolution and attention need Tensor Core kernels)");
+        case OpKind::Gemm: {
+            GemmProblem p = gemm_problem(std::get<GemmParams>(op.params), op.dtype);
+            p.sparse = op.kernel.sparse;
+            return gemm_kernel(p, choose_gemm_tile(p, target), target, space);
+        }
+        case OpKind::Conv2d:
+            return conv2d_kernel(std::get<Conv2dParams>(op.params), op.dtype, target, space);
+        case OpKind::Attention:
+            return flash_attention_kernel(std::get<AttentionParams>(op.params), op.dtype, target,
+                                          space);
+        default: throw NotLowerable("the kernel library has no " + to_string(op.kind) + " kernel");
     }
+}
+
+}  // namespace
+
+std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& target) {
+    if (op.kind == OpKind::Attention && !std::get<AttentionParams>(op.params).fused)
+        return naive_attention_kernels(std::get<AttentionParams>(op.params), op.dtype, op.kernel,
+                                       target);
+    AddressSpace space;
+    return {single(op, target, space)};
 }
 
 }  // namespace sim::gpu

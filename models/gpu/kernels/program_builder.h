@@ -72,6 +72,55 @@ class ProgramBuilder {
         return *this;
     }
     ProgramBuilder& bar() { return marker(Opcode::Bar); }
+    /// A bulk copy of a tile stream into shared memory, done when dst is ready; `parts` warps
+    /// share it (1: a TMA issued by one warp; the warp count: cp.async by every warp).
+    ProgramBuilder& tma(uint8_t stream, uint8_t dst, uint32_t parts, uint32_t unrolled = 0) {
+        Instr in;
+        in.op = Opcode::Tma;
+        in.stream = stream;
+        in.dst = dst;
+        in.count = parts;
+        in.unrolled = unrolled;
+        program_.push_back(in);
+        return *this;
+    }
+    ProgramBuilder& tma_store(uint8_t stream, uint32_t parts) {
+        Instr in;
+        in.op = Opcode::TmaStore;
+        in.stream = stream;
+        in.count = parts;
+        program_.push_back(in);
+        return *this;
+    }
+    /// Marks the last instruction as run by warp 0 of each CTA only.
+    ProgramBuilder& leader_only() {
+        program_.back().leader = true;
+        return *this;
+    }
+    /// Gives the last instruction rotating registers (stage = iteration % stages).
+    ProgramBuilder& rotating(uint32_t stages) {
+        program_.back().rotate = static_cast<uint8_t>(stages);
+        return *this;
+    }
+    /// Marks the last instruction (an Mma) as running the kernel's MmaCost `kind`.
+    ProgramBuilder& mma_kind(uint8_t kind) {
+        program_.back().stream = kind;
+        return *this;
+    }
+    /// A causal loop: trips = min(count, (the CTA's M tile + 1) x step).
+    ProgramBuilder& triangular_loop(uint32_t count, uint32_t step) {
+        marker(Opcode::LoopBegin, count);
+        program_.back().chains = step;
+        program_.back().triangular = true;
+        return *this;
+    }
+    /// `count` consecutive fresh registers; returns the first.
+    uint8_t regs(uint32_t count) {
+        const uint8_t first = reg();
+        for (uint32_t i = 1; i < count; ++i)
+            reg();
+        return first;
+    }
     /// A tree reduction of value across the CTA: five shuffle+op steps inside each warp, the
     /// warp results through shared memory and a barrier, five more steps, a barrier.
     ProgramBuilder& block_reduce(uint8_t value, uint32_t warps) {

@@ -20,7 +20,7 @@ size_t count(const KernelLaunch& k, Opcode op) {
 }
 
 TEST(Kernels, ElementwiseLoadsSixteenBytesPerThreadByDefault) {
-    const KernelLaunch k = lower(elementwise_op(1 << 20));
+    const KernelLaunch k = testing::lower_one(elementwise_op(1 << 20));
     EXPECT_EQ(k.threads_per_cta, 256u);
     EXPECT_EQ(k.ctas, (1u << 20) / 4 / 256);
     ASSERT_EQ(k.streams.size(), 3u);
@@ -37,7 +37,7 @@ TEST(Kernels, HintsShapeTheKernel) {
     h.registers = 64;
     h.shared_memory = 4096;
     h.divergence = 8;
-    const KernelLaunch k = lower(elementwise_op(1 << 20, 16, h));
+    const KernelLaunch k = testing::lower_one(elementwise_op(1 << 20, 16, h));
     EXPECT_EQ(k.threads_per_cta, 128u);
     EXPECT_EQ(k.registers_per_thread, 64u);
     EXPECT_EQ(k.shared_bytes_per_cta, 4096u);
@@ -49,7 +49,7 @@ TEST(Kernels, HintsShapeTheKernel) {
 TEST(Kernels, AVectorWiderThanSixteenBytesIsRefused) {
     KernelHints h;
     h.vector = 8;  // 32 B per thread: no such load
-    EXPECT_THROW(lower(elementwise_op(1024, 1, h)), std::invalid_argument);
+    EXPECT_THROW(testing::lower_one(elementwise_op(1024, 1, h)), std::invalid_argument);
 }
 
 TEST(Kernels, RowKernelsUseOneCtaPerRowAndKeepTheRowInRegisters) {
@@ -57,7 +57,7 @@ TEST(Kernels, RowKernelsUseOneCtaPerRowAndKeepTheRowInRegisters) {
     op.kind = OpKind::Softmax;
     op.dtype = DType::FP16;
     op.params = RowParams{1000, 8192};
-    const KernelLaunch k = lower(op);
+    const KernelLaunch k = testing::lower_one(op);
     EXPECT_EQ(k.ctas, 1000u);
     // 8192 FP16 = 1024 vectors of 8; at most 8 per thread: 128 threads, 8 loads each.
     EXPECT_EQ(k.threads_per_cta, 128u);
@@ -65,7 +65,7 @@ TEST(Kernels, RowKernelsUseOneCtaPerRowAndKeepTheRowInRegisters) {
     EXPECT_EQ(count(k, Opcode::Stg), 8u);
     EXPECT_EQ(count(k, Opcode::Bar), 4u);  // two block reductions, two barriers each
     op.params = RowParams{10, 1 << 20};
-    EXPECT_THROW(lower(op), NotLowerable);
+    EXPECT_THROW(testing::lower_one(op), NotLowerable);
 }
 
 TEST(Kernels, AttentionSoftmaxScalesAndMasksEveryScore) {
@@ -84,11 +84,15 @@ TEST(Kernels, AttentionSoftmaxScalesAndMasksEveryScore) {
     EXPECT_EQ(k.program.size(), plain.program.size() + 1);
 }
 
-TEST(Kernels, GemmNeedsTensorCoreKernels) {
+TEST(Kernels, Fp64GemmsAndCollectivesHaveNoKernel) {
     Op op;
     op.kind = OpKind::Gemm;
-    op.params = GemmParams{};
-    EXPECT_THROW(lower(op), NotLowerable);
+    op.dtype = DType::FP64;
+    op.params = GemmParams{1024, 1024, 1024};
+    EXPECT_THROW(testing::lower_one(op), NotLowerable);
+    op.kind = OpKind::AllReduce;
+    op.params = CollectiveParams{1 << 20, 8};
+    EXPECT_THROW(testing::lower_one(op), NotLowerable);
 }
 
 TEST(Kernels, EmbeddingGathersRowsOfTheTable) {
@@ -96,7 +100,7 @@ TEST(Kernels, EmbeddingGathersRowsOfTheTable) {
     op.kind = OpKind::Embedding;
     op.dtype = DType::FP16;
     op.params = EmbeddingParams{4096, 4096, 32000};
-    const KernelLaunch k = lower(op);
+    const KernelLaunch k = testing::lower_one(op);
     EXPECT_EQ(k.streams[0].layout, AddressStream::Layout::Gather);
     const uint64_t row_bytes = 4096 * 2;
     // Two threads in one row read neighbouring vectors of one table row.

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+// Convolution as implicit GEMM, and attention fused or naive, on top of the tiled GEMM.
+#include <algorithm>
+
+#include "models/gpu/kernels/gemm.h"
+#include "models/gpu/kernels/kernel_shape.h"
+#include "models/gpu/kernels/program_builder.h"
+
+namespace sim::gpu {
+
+namespace {
+using Axis = AddressStream::Axis;
+
+AddressStream rows_stream(const std::string& name,
+                          AddressSpace& space,
+                          uint64_t batch,
+                          uint64_t rows,
+                          uint64_t row_bytes,
+                          Axis axis,
+                          uint64_t tile_rows) {
+    AddressStream s;
+    s.name = name;
+    s.layout = AddressStream::Layout::Tile;
+    s.row_axis = axis;
+    s.col_axis = Axis::None;
+    s.matrix_rows = rows;
+    s.row_bytes = row_bytes;
+    s.tile_rows = tile_rows;
+    s.tile_row_bytes = row_bytes;
+    s.batch_bytes = rows * row_bytes;
+    s.base = space.allocate(batch * s.batch_bytes);
+    s.access_bytes = 16;
+    s.vectors = std::max<uint64_t>(1, batch * s.batch_bytes / 16);
+    return s;
+}
+}  // namespace
+
+KernelLaunch conv2d_kernel(const Conv2dParams& c,
+                           DType dtype,
+                           const GpuTarget& g,
+                           AddressSpace& space) {
+    if (c.groups != 1) throw NotLowerable("grouped convolutions have no implicit-GEMM kernel");
+    const uint64_t es = dtype_bytes(dtype);
+    const uint64_t bk_bytes = 128;
+    const uint64_t channel_tiles = ceil_div(c.in_channels * es, bk_bytes);
+    GemmProblem p;
+    p.m = c.batch * c.out_height() * c.out_width();
+    p.n = c.out_channels;
+    p.k = c.kernel_h * c.kernel_w * channel_tiles * (bk_bytes / es);
+    p.dtype = dtype;
+    p.out_dtype = dtype;
+    const GemmTile t = choose_gemm_tile(p, g);
+    KernelLaunch k = gemm_kernel(p, t, g, space, "conv2d_implicit_gemm");
+    AddressStream& a = k.streams[0];
+    a.im2col = true;
+    a.conv = {c.height, c.width,   c.out_height(),     c.out_width(), c.kernel_w,
+              c.stride, c.padding, c.in_channels * es, channel_tiles};
+    a.batch_bytes = 0;
+    a.base = space.allocate(c.batch * c.height * c.width * c.in_channels * es);
+    return k;
+}
+
+KernelLaunch flash_attention_kernel(const AttentionParams& p,
+                                    DType dtype,
+                                    const GpuTarget& g,
+                                    AddressSpace& space) {
+    if (dtype == DType::FP32 || !g.tensor.supports(dtype))
+        throw NotLowerable("fused attention needs a " + to_string(dtype) + " Tensor Core path");
+    const uint32_t kin = tensor_core::mma_k(dtype);
+    if (p.head_dim % kin != 0 || p.head_dim > 256)
+        throw NotLowerable("head_dim must be a multiple of " + std::to_string(kin) +
+                           " up to 256 for the fused kernel");
+    const uint64_t es = dtype_bytes(dtype);
+    const uint32_t d = static_cast<uint32_t>(p.head_dim);
+    const uint32_t bm = 128, warps = bm / 16;  // 16 query rows per warp
+    const uint32_t bn = d <= 128 ? 128 : 64;   // KV rows per block
+    const uint32_t stages = 2;
+    const uint64_t kv_seq = p.kv_seq ? p.kv_seq : p.seq;
+    KernelLaunch k;
+    k.name = "flash_attention";
+    k.grid.batch = p.batch * p.heads;
+    k.grid.m_tiles = ceil_div(p.seq, bm);
+    k.grid.k_tiles = ceil_div(kv_seq, bn);
+    k.ctas = checked_grid(k.grid.ctas());
+    k.threads_per_cta = warps * 32;
+    k.registers_per_thread = 255;
+    k.shared_bytes_per_cta = static_cast<uint32_t>((bm + 2 * stages * bn) * d * es);
+    const uint64_t bh = k.grid.batch;
+    k.streams.push_back(rows_stream("Q", space, bh, p.seq, d * es, Axis::M, bm));
+    k.streams.push_back(rows_stream("K", space, bh, kv_seq, d * es, Axis::K, bn));
+    k.streams.push_back(rows_stream("V", space, bh, kv_seq, d * es, Axis::K, bn));
+    k.streams.push_back(rows_stream("O", space, bh, p.seq, d * es, Axis::M, bm));
+    constexpr uint8_t kQ = 0, kK = 1, kV = 2, kO = 3;
+
+    // Two MMA shapes: S = QKᵀ (n = BN, Q from shared memory) and O += PV (n = d, P from
+    // registers); mma.sync does both as m16n8k16 with fragments from ldmatrix.
+    const bool wgmma = g.tensor.family == tensor_core::MmaFamily::Wgmma;
+    using tensor_core::OperandA;
+    const auto cost = [&](uint32_t n, OperandA a) {
+        const auto m = tensor_core::mma_timing(g.tensor, {16, wgmma ? n : 8u, kin}, dtype, false,
+                                               wgmma ? a : OperandA::Registers);
+        return MmaCost{m.interval, m.latency, m.flops};
+    };
+    k.mma[0] = cost(bn, OperandA::SharedMemory);
+    k.mma[1] = cost(d, OperandA::Registers);
+    const uint32_t qk_mmas = wgmma ? d / kin : (bn / 8) * (d / kin);
+    const uint32_t pv_mmas = wgmma ? bn / kin : (d / 8) * (bn / kin);
+
+    ProgramBuilder b;
+    const uint8_t s = b.reg(), pr = b.reg(), o = b.reg(), frag = b.reg(), q = b.reg();
+    const uint8_t stage = b.regs(stages);
+    const uint32_t tma_parts = wgmma ? 1 : warps;
+    const auto copy = [&](uint8_t stream, uint8_t dst, uint32_t unrolled, bool rotate) {
+        b.tma(stream, dst, tma_parts, unrolled);
+        if (rotate) b.rotating(stages);
+        if (wgmma) b.leader_only();
+    };
+    copy(kQ, q, 0, false);
+    copy(kK, stage, 0, true);
+    copy(kV, stage, 0, true);
+    b.op(Opcode::Ialu, 1, 1, kNoReg, q);
+    if (wgmma) b.leader_only();
+    const uint32_t blocks = static_cast<uint32_t>(k.grid.k_tiles);
+    if (p.causal) {
+        b.triangular_loop(blocks, bm / bn);
+    } else {
+        b.marker(Opcode::LoopBegin, blocks);
+    }
+    // Wait for this block's K and V, let every warp see them, prefetch the next block.
+    b.op(Opcode::Ialu, 1, 1, kNoReg, stage).rotating(stages);
+    if (wgmma) b.leader_only();
+    b.bar();
+    copy(kK, stage, 1, true);
+    copy(kV, stage, 1, true);
+    const uint32_t values = 16 * bn / 32;  // S elements per thread
+    const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bn * d * es / 512));
+    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
+    b.op(Opcode::Mma, qk_mmas, qk_mmas, s, wgmma ? q : frag);
+    // Online softmax of the 16 x BN block: row max, exp, row sum, rescale O.
+    b.op(Opcode::Falu, values, 4, s, s);
+    b.op(Opcode::Shfl, 2, 1, frag, s).op(Opcode::Falu, 2, 1, s, s, frag);
+    b.op(Opcode::Ffma, values, values, s, s);
+    b.op(Opcode::Sfu, values, values, pr, s);
+    b.op(Opcode::Falu, values, 4, pr, pr);
+    b.op(Opcode::Falu, 16 * d / 32, 16 * d / 32, o, o);
+    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
+    b.op(Opcode::Mma, pv_mmas, pv_mmas, o, pr, o).mma_kind(1);
+    b.marker(Opcode::LoopEnd);
+    // Epilogue: divide by the row sums, stage O in shared memory, store it.
+    const uint32_t outputs = 16 * d / 32;
+    b.op(Opcode::Falu, outputs, outputs, o, o);
+    b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(outputs * es / 16)), 1, kNoReg, o);
+    b.bar();
+    b.tma_store(kO, 1).leader_only();
+    k.program = b.finish();
+    return k;
+}
+
+std::vector<KernelLaunch> naive_attention_kernels(const AttentionParams& p,
+                                                  DType dtype,
+                                                  const KernelHints& hints,
+                                                  const GpuTarget& g) {
+    AddressSpace space;
+    const uint64_t kv_seq = p.kv_seq ? p.kv_seq : p.seq;
+    GemmProblem qk;
+    qk.batch = p.batch * p.heads;
+    qk.m = p.seq;
+    qk.n = kv_seq;
+    qk.k = p.head_dim;
+    qk.dtype = qk.out_dtype = dtype;
+    qk.b_transposed = true;  // K is kv_seq x head_dim
+    GemmProblem pv = qk;
+    pv.n = p.head_dim;
+    pv.k = kv_seq;
+    pv.b_transposed = false;  // V is kv_seq x head_dim
+    std::vector<KernelLaunch> kernels;
+    kernels.push_back(gemm_kernel(qk, choose_gemm_tile(qk, g), g, space, "attention_qk"));
+    kernels.push_back(attention_softmax_kernel(p, dtype, hints, space));
+    kernels.push_back(gemm_kernel(pv, choose_gemm_tile(pv, g), g, space, "attention_pv"));
+    return kernels;
+}
+
+}  // namespace sim::gpu

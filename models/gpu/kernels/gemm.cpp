@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+#include "models/gpu/kernels/gemm.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/gpu/core/occupancy.h"
+#include "models/gpu/kernels/kernel_shape.h"
+#include "models/gpu/kernels/program_builder.h"
+
+namespace sim::gpu {
+
+namespace {
+
+using tensor_core::MmaFamily;
+
+constexpr uint32_t kMaxStages = 4;
+constexpr uint32_t kLdmatrixBytes = 512;  ///< ldmatrix.x4: four 8 x 8 16-bit matrices per warp
+
+enum class Path { Wgmma, MmaSync, Simt };
+
+Path path_of(const GemmProblem& p, const GpuTarget& t) {
+    if (p.dtype == DType::FP32) return Path::Simt;
+    if (p.dtype == DType::FP64) throw NotLowerable("the kernel library has no FP64 (DMMA) GEMM");
+    if (!t.tensor.supports(p.dtype))
+        throw NotLowerable("this GPU's Tensor Cores have no " + to_string(p.dtype) + " path");
+    return t.tensor.family == MmaFamily::Wgmma ? Path::Wgmma : Path::MmaSync;
+}
+
+uint32_t element_bytes(DType d) {
+    return static_cast<uint32_t>(dtype_bytes(d));
+}
+
+/// BK: one 128-byte line of K per row of a tile (64 BF16, 32 TF32/FP32, 128 FP8).
+uint32_t bk_of(DType d) {
+    return 128 / element_bytes(d);
+}
+
+/// mma.sync and SIMT warp tiles.
+uint32_t warp_rows(uint32_t bm) {
+    return bm >= 128 ? 64 : 32;
+}
+uint32_t warp_cols(uint32_t bn) {
+    return bn >= 128 ? 64 : 32;
+}
+
+uint32_t warps_of(Path path, uint32_t bm, uint32_t bn) {
+    switch (path) {
+        case Path::Wgmma: return bm / 16;  // warpgroups of 4 warps, 64 rows each
+        case Path::MmaSync: return (bm / warp_rows(bm)) * (bn / warp_cols(bn));
+        case Path::Simt: return bm * bn / 64 / 32;  // 8 x 8 outputs per thread
+    }
+    return 1;
+}
+
+uint32_t registers_of(const GemmTile& t) {
+    const uint32_t accumulators = t.bm * t.bn / (t.warps * 32);
+    return std::min<uint32_t>(255, accumulators + 40);
+}
+
+uint32_t stage_bytes(const GemmProblem& p, const GemmTile& t) {
+    const uint32_t a = t.bm * t.bk * element_bytes(p.dtype) / (p.sparse ? 2 : 1);
+    return a + t.bn * t.bk * element_bytes(p.dtype);
+}
+
+tensor_core::MmaShape mma_shape(Path path, const GemmTile& t, DType d) {
+    return {16, path == Path::Wgmma ? std::min<uint32_t>(t.bn, 256) : 8u, tensor_core::mma_k(d)};
+}
+
+/// Tensor Core (or FFMA) cycles one sub-partition spends per k-tile of one CTA.
+double k_tile_cycles(Path path, const GemmProblem& p, const GemmTile& t, const GpuTarget& g) {
+    const double warps_per_sp = std::ceil(double(t.warps) / g.core.sm.sub_partitions);
+    if (path == Path::Simt) return warps_per_sp * 64.0 * t.bk * g.core.sm.fp32.interval();
+    const tensor_core::MmaTiming m =
+        tensor_core::mma_timing(g.tensor, mma_shape(path, t, p.dtype), p.dtype, p.sparse);
+    const double per_warp =
+        double(t.bm / t.warps) * t.bn * t.bk / mma_shape(path, t, p.dtype).macs();
+    return warps_per_sp * per_warp * m.interval;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> candidates(Path path) {
+    if (path == Path::Simt) return {{128, 128}, {128, 64}, {64, 64}};
+    return {{128, 256}, {256, 128}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+}
+
+AddressStream tile_stream(const std::string& name,
+                          AddressSpace& space,
+                          uint64_t batch,
+                          uint64_t rows,
+                          uint64_t row_bytes,
+                          AddressStream::Axis row_axis,
+                          AddressStream::Axis col_axis,
+                          uint64_t tile_rows,
+                          uint64_t tile_row_bytes) {
+    AddressStream s;
+    s.name = name;
+    s.layout = AddressStream::Layout::Tile;
+    s.row_axis = row_axis;
+    s.col_axis = col_axis;
+    s.matrix_rows = rows;
+    s.row_bytes = row_bytes;
+    s.tile_rows = tile_rows;
+    s.tile_row_bytes = tile_row_bytes;
+    s.batch_bytes = rows * row_bytes;
+    s.base = space.allocate(batch * s.batch_bytes);
+    s.access_bytes = 16;
+    s.vectors = std::max<uint64_t>(1, batch * s.batch_bytes / 16);
+    return s;
+}
+
+}  // namespace
+
+GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
+    const Path path = path_of(p, g);
+    GemmTile best;
+    double best_cycles = 0;
+    bool found = false;
+    for (const auto& [bm, bn] : candidates(path)) {
+        GemmTile t;
+        t.bm = bm;
+        t.bn = bn;
+        t.bk = bk_of(p.dtype);
+        t.warps = warps_of(path, bm, bn);
+        t.stages = std::min<uint32_t>(kMaxStages, g.core.sm.shared_memory / stage_bytes(p, t));
+        if (t.stages < 2) continue;
+        KernelLaunch probe;
+        probe.threads_per_cta = t.warps * 32;
+        probe.registers_per_thread = registers_of(t);
+        probe.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
+        if (occupancy_of(g.core.sm, probe).ctas_per_sm == 0) continue;
+        // An SM runs its share of the CTAs one after another at the Tensor Core rate; the L2
+        // must deliver every CTA's A and B tiles.
+        const double ctas = double(p.batch) * double(ceil_div(p.m, bm)) * double(ceil_div(p.n, bn));
+        const double k_tiles = double(ceil_div(p.k, t.bk));
+        const double compute =
+            std::ceil(ctas / g.core.sm_count) * k_tiles * k_tile_cycles(path, p, t, g);
+        const double l2 = ctas * k_tiles * stage_bytes(p, t) /
+                          (double(g.core.l2.slices) * g.core.l2.bytes_per_clock_per_slice);
+        const double cycles = std::max(compute, l2);
+        // Ties (within 1%) go to the larger tile: less traffic per FLOP.
+        if (!found || cycles < best_cycles * 0.99) {
+            best = t;
+            best_cycles = cycles;
+            found = true;
+        }
+    }
+    if (!found) throw NotLowerable("no GEMM tile fits in this GPU's shared memory");
+    return best;
+}
+
+KernelLaunch gemm_kernel(const GemmProblem& p,
+                         const GemmTile& t,
+                         const GpuTarget& g,
+                         AddressSpace& space,
+                         const std::string& name) {
+    using Axis = AddressStream::Axis;
+    const Path path = path_of(p, g);
+    const uint32_t es = element_bytes(p.dtype);
+    const uint32_t a_div = p.sparse ? 2 : 1;  // a 2:4-sparse A is stored compressed
+    KernelLaunch k;
+    k.name = name;
+    k.grid.batch = p.batch;
+    k.grid.m_tiles = ceil_div(p.m, t.bm);
+    k.grid.n_tiles = ceil_div(p.n, t.bn);
+    k.grid.k_tiles = ceil_div(p.k, t.bk);
+    k.ctas = checked_grid(k.grid.ctas());
+    k.threads_per_cta = t.warps * 32;
+    k.registers_per_thread = registers_of(t);
+    k.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
+
+    // A: M x K (or K x M), B: K x N (or N x K), C: M x N, row-major.
+    k.streams.push_back(p.a_transposed ? tile_stream("A", space, p.batch, p.k, p.m * es / a_div,
+                                                     Axis::K, Axis::M, t.bk, t.bm * es / a_div)
+                                       : tile_stream("A", space, p.batch, p.m, p.k * es / a_div,
+                                                     Axis::M, Axis::K, t.bm, t.bk * es / a_div));
+    k.streams.push_back(
+        p.b_transposed
+            ? tile_stream("B", space, p.batch, p.n, p.k * es, Axis::N, Axis::K, t.bn, t.bk * es)
+            : tile_stream("B", space, p.batch, p.k, p.n * es, Axis::K, Axis::N, t.bk, t.bn * es));
+    const uint32_t os = element_bytes(p.out_dtype);
+    k.streams.push_back(
+        tile_stream("C", space, p.batch, p.m, p.n * os, Axis::M, Axis::N, t.bm, t.bn * os));
+    constexpr uint8_t kA = 0, kB = 1, kC = 2;
+
+    ProgramBuilder b;
+    const uint8_t acc = b.reg();
+    const uint8_t fragment = b.reg();
+    const uint8_t stage = b.regs(t.stages);  // one "stage full" token per buffer
+    // TMA: warp 0 copies whole tiles; cp.async: every warp copies its share.
+    const bool tma = path == Path::Wgmma;
+    const uint32_t parts = tma ? 1 : t.warps;
+    const auto copy_stage = [&](uint32_t unrolled) {
+        for (uint8_t s : {kA, kB}) {
+            b.tma(s, stage, parts, unrolled).rotating(t.stages);
+            if (tma) b.leader_only();
+        }
+    };
+    for (uint32_t u = 0; u + 1 < t.stages; ++u)
+        copy_stage(u);
+    b.marker(Opcode::LoopBegin, static_cast<uint32_t>(k.grid.k_tiles));
+    // Wait until this k-tile's buffer is full (mbarrier / cp.async.wait_group), then
+    // __syncthreads so every warp sees it, then refill the buffer the last k-tile used.
+    b.op(Opcode::Ialu, 1, 1, kNoReg, stage).rotating(t.stages);
+    if (tma) b.leader_only();
+    b.bar();
+    copy_stage(t.stages - 1);
+    const uint32_t kin = path == Path::Simt ? 1 : tensor_core::mma_k(p.dtype);
+    switch (path) {
+        case Path::Wgmma: {
+            const uint32_t n_steps = ceil_div(t.bn, 256);
+            const auto m =
+                tensor_core::mma_timing(g.tensor, mma_shape(path, t, p.dtype), p.dtype, p.sparse);
+            k.mma[0] = {m.interval, m.latency, m.flops};
+            const uint32_t count = t.bk / kin * n_steps;
+            b.op(Opcode::Mma, count, count, acc, acc);
+            break;
+        }
+        case Path::MmaSync: {
+            const auto m = tensor_core::mma_timing(g.tensor, mma_shape(path, t, p.dtype), p.dtype,
+                                                   p.sparse, tensor_core::OperandA::Registers);
+            k.mma[0] = {m.interval, m.latency, m.flops};
+            const uint32_t wm = warp_rows(t.bm), wn = warp_cols(t.bn);
+            const uint32_t loads =
+                std::max<uint32_t>(1, (wm / a_div + wn) * kin * es / kLdmatrixBytes);
+            const uint32_t mmas = (wm / 16) * (wn / 8);
+            b.marker(Opcode::LoopBegin, t.bk / kin);
+            b.op(Opcode::Lds, loads, loads, fragment);
+            b.op(Opcode::Mma, mmas, mmas, acc, fragment, acc);
+            b.marker(Opcode::LoopEnd);
+            break;
+        }
+        case Path::Simt: {
+            // Per k: 8 A and 8 B values per thread (4 LDS.128), then 64 independent FFMAs.
+            b.marker(Opcode::LoopBegin, t.bk);
+            b.op(Opcode::Lds, 4, 4, fragment);
+            b.op(Opcode::Ffma, 64, 64, acc, fragment, acc);
+            b.marker(Opcode::LoopEnd);
+            break;
+        }
+    }
+    b.marker(Opcode::LoopEnd);
+    // Epilogue: convert the accumulators, stage C in shared memory, one bulk store.
+    const uint32_t accumulators = t.bm * t.bn / (t.warps * 32);
+    const uint32_t converts = std::max<uint32_t>(1, accumulators / 2);
+    b.op(Opcode::Falu, converts, converts, fragment, acc);
+    const uint32_t stores = std::max<uint32_t>(1, accumulators * os / 16);
+    b.op(Opcode::Sts, stores, stores, kNoReg, fragment);
+    b.bar();
+    b.tma_store(kC, 1).leader_only();
+    k.program = b.finish();
+    return k;
+}
+
+}  // namespace sim::gpu

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Tiled GEMM kernels, the way CUTLASS and cuBLAS build them: each CTA computes a BM x BN tile
+// of C, walking K in BK-wide k-tiles through a ring of `stages` shared-memory buffers, so that
+// the copies of the next stages - 1 k-tiles are in flight while the Tensor Cores work on this
+// one; an epilogue converts the FP32 accumulators and writes the tile back.
+//   wgmma (Hopper): warp 0 issues one TMA bulk copy per operand tile; warpgroups of 4 warps
+//     (64 rows of C each) run m64nBNk16 from shared memory.
+//   mma.sync (Ampere): every warp copies its share with cp.async; each warp owns a 64 x 64 (or
+//     smaller) warp tile, loads its fragments with ldmatrix and runs m16n8k16.
+//   FP32 (no Tensor Core path): the classic SGEMM, 8 x 8 outputs per thread by FFMA.
+// The tile is chosen the way cuBLAS's heuristic does: by an estimate over candidate tiles of
+// waves x tile time (Tensor Core rate, operand delivery) against the L2 traffic. Pure C++.
+#pragma once
+
+#include <string>
+
+#include "models/gpu/kernels/kernels.h"
+
+namespace sim::gpu {
+
+struct GemmProblem {
+    uint64_t batch = 1, m = 0, n = 0, k = 0;
+    DType dtype = DType::BF16;      ///< inputs
+    DType out_dtype = DType::BF16;  ///< C
+    bool a_transposed = false;      ///< A stored K x M (else M x K, row-major)
+    bool b_transposed = false;      ///< B stored N x K (else K x N, row-major)
+    bool sparse = false;            ///< 2:4 structured-sparse A
+};
+
+struct GemmTile {
+    uint32_t bm = 128, bn = 128, bk = 64, stages = 3;
+    uint32_t warps = 8;
+};
+
+/// The tile the heuristic picks for p on target (hints may force block, not the tile).
+GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& target);
+
+/// The GEMM kernel of p with tile t. A, B and C are allocated in space unless given.
+KernelLaunch gemm_kernel(const GemmProblem& p,
+                         const GemmTile& t,
+                         const GpuTarget& target,
+                         AddressSpace& space,
+                         const std::string& name = "gemm");
+
+}  // namespace sim::gpu
+
+namespace sim::gpu {
+
+/// conv2d (NHWC, groups = 1) as an implicit GEMM: M = batch x output pixels, N = output
+/// channels, K = filter taps x input channels; A's tiles are gathered from the input by the
+/// im2col addressing (overlapping windows hit in L2), B is the filter.
+KernelLaunch conv2d_kernel(const Conv2dParams& c,
+                           DType dtype,
+                           const GpuTarget& target,
+                           AddressSpace& space);
+
+/// Fused (FlashAttention-style) attention: one CTA per (batch x head, 128 query rows); K and V
+/// blocks stream through shared memory while S = QKᵀ, the online softmax and O += PV stay on
+/// chip. Causal attention visits only the blocks at or below the diagonal.
+KernelLaunch flash_attention_kernel(const AttentionParams& p,
+                                    DType dtype,
+                                    const GpuTarget& target,
+                                    AddressSpace& space);
+
+/// Naive attention: S = QKᵀ (batched GEMM, S in HBM), the softmax kernel, O = PV.
+std::vector<KernelLaunch> naive_attention_kernels(const AttentionParams& p,
+                                                  DType dtype,
+                                                  const KernelHints& hints,
+                                                  const GpuTarget& target);
+
+}  // namespace sim::gpu

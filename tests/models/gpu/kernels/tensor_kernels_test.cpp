@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+// The tiled kernels: the CTA raster, tile copies, the tile heuristic, and GEMM, convolution and
+// attention run on a small H100 (8 SMs), where the counted FLOPs must be the operator's.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "models/gpu/core/gpu_core.h"
+#include "models/gpu/kernels/gemm.h"
+#include "tests/testing/gpu_presets.h"
+
+namespace sim::gpu {
+namespace {
+
+using testing::small_h100;
+
+GpuTarget target_of(const GpuParams& p) {
+    return {p.core, p.tensor};
+}
+
+KernelResult run_kernel(const GpuParams& p, const KernelLaunch& k, bool sampled = false) {
+    GpuCoreConfig c = p.core;
+    c.clock_hz = p.tensor_clock_hz;
+    GpuCore core(c, p.hbm.core, k);
+    SamplingOptions s;
+    s.enabled = sampled;
+    return core.run(s);
+}
+
+TEST(TileGrid, VisitsEveryTileOnceInGroupsOfMTiles) {
+    TileGrid g;
+    g.batch = 2;
+    g.m_tiles = 11;  // not a multiple of the group
+    g.n_tiles = 5;
+    g.group = 4;
+    std::set<std::tuple<uint64_t, uint64_t, uint64_t>> seen;
+    for (uint64_t c = 0; c < g.ctas(); ++c) {
+        const TileGrid::Coord t = g.of(c);
+        ASSERT_LT(t.m, g.m_tiles);
+        ASSERT_LT(t.n, g.n_tiles);
+        seen.insert({t.batch, t.m, t.n});
+    }
+    EXPECT_EQ(seen.size(), g.ctas());
+    // The first CTAs walk down a group of 4 M-tiles before moving across N.
+    EXPECT_EQ(g.of(1).m, 1u);
+    EXPECT_EQ(g.of(4).n, 1u);
+    EXPECT_EQ(g.of(4).m, 0u);
+}
+
+TEST(TileLines, ATileIsWholeLinesAndStopsAtTheMatrixEdge) {
+    AddressSpace space;
+    GemmProblem p;
+    p.m = 200;  // the second M-tile has 72 rows
+    p.n = 256;
+    p.k = 128;
+    const GpuParams h = testing::gpu_preset("h100");
+    GemmTile t;
+    t.bm = 128;
+    t.bn = 128;
+    t.bk = 64;
+    t.stages = 2;
+    t.warps = 8;
+    const KernelLaunch k = gemm_kernel(p, t, target_of(h), space);
+    std::vector<LineAccess> lines;
+    tile_lines(k.streams[0], k.grid, 0, 0, 0, 1, lines);
+    ASSERT_EQ(lines.size(), 128u);  // 128 rows of 64 BF16 = one 128-byte line each
+    for (const LineAccess& l : lines)
+        EXPECT_EQ(l.sectors, 0xF);
+    lines.clear();
+    tile_lines(k.streams[0], k.grid, 1, 0, 0, 1, lines);  // CTA 1: M-tile 1
+    EXPECT_EQ(lines.size(), 72u);
+    lines.clear();
+    tile_lines(k.streams[0], k.grid, 0, 2, 0, 1, lines);  // k-tile 2 is past K = 128
+    EXPECT_TRUE(lines.empty());
+    // Four warps sharing the copy (cp.async) take a quarter of the rows each.
+    lines.clear();
+    tile_lines(k.streams[0], k.grid, 0, 0, 3, 4, lines);
+    EXPECT_EQ(lines.size(), 32u);
+}
+
+TEST(GemmTile, LargeGemmsTakeTheWideTileAndSmallOnesSmallTiles) {
+    const GpuParams h = testing::gpu_preset("h100");
+    GemmProblem big;
+    big.m = big.n = big.k = 8192;
+    const GemmTile t = choose_gemm_tile(big, target_of(h));
+    EXPECT_EQ(t.bm * t.bn, 128u * 256);
+    EXPECT_EQ(t.bk, 64u);
+    EXPECT_GE(t.stages, 3u);
+    GemmProblem small = big;
+    small.m = small.n = 256;
+    const GemmTile s = choose_gemm_tile(small, target_of(h));
+    EXPECT_LT(s.bm * s.bn, t.bm * t.bn);  // more CTAs for 132 SMs
+}
+
+TEST(GemmKernel, FollowsTheGenerationsInstructionsAndRejectsMissingPrecisions) {
+    const GpuParams h = testing::gpu_preset("h100");
+    const GpuParams a = testing::gpu_preset("a100");
+    GemmProblem p;
+    p.m = p.n = p.k = 1024;
+    AddressSpace space;
+    const auto has = [](const KernelLaunch& k, Opcode op) {
+        for (const Instr& in : k.program)
+            if (in.op == op) return true;
+        return false;
+    };
+    const KernelLaunch hopper =
+        gemm_kernel(p, choose_gemm_tile(p, target_of(h)), target_of(h), space);
+    EXPECT_TRUE(has(hopper, Opcode::Mma));
+    EXPECT_FALSE(has(hopper, Opcode::Lds));  // wgmma reads shared memory itself
+    const KernelLaunch ampere =
+        gemm_kernel(p, choose_gemm_tile(p, target_of(a)), target_of(a), space);
+    EXPECT_TRUE(has(ampere, Opcode::Lds));  // ldmatrix before mma.sync
+    GemmProblem f32 = p;
+    f32.dtype = DType::FP32;
+    const KernelLaunch sgemm =
+        gemm_kernel(f32, choose_gemm_tile(f32, target_of(h)), target_of(h), space);
+    EXPECT_TRUE(has(sgemm, Opcode::Ffma));
+    EXPECT_FALSE(has(sgemm, Opcode::Mma));
+    GemmProblem f8 = p;
+    f8.dtype = DType::FP8;
+    EXPECT_THROW(choose_gemm_tile(f8, target_of(a)), NotLowerable);  // Ampere has no FP8
+}
+
+TEST(GemmKernel, CountsExactlyTheGemmsFlopsAndReadsEachOperandFromDramOnce) {
+    const GpuParams p = small_h100(8);
+    GemmProblem g;
+    g.m = 1024;
+    g.n = 1024;
+    g.k = 512;
+    AddressSpace space;
+    const KernelLaunch k = gemm_kernel(g, choose_gemm_tile(g, target_of(p)), target_of(p), space);
+    const KernelResult r = run_kernel(p, k);
+    EXPECT_EQ(r.simulated_ctas, r.ctas);
+    EXPECT_DOUBLE_EQ(r.sm.tensor_flops, 2.0 * 1024 * 1024 * 512);
+    // A and B (1 MiB each) fit in the 4 MB L2: each is read from DRAM once.
+    EXPECT_EQ(r.memory.dram_read_bytes, 2u * 1024 * 512 * 2);
+    // Compute-bound: well over half the small GPU's Tensor Core peak.
+    const double peak = 8.0 * 4 * 512 * 2;  // FLOP per cycle: SMs x sub-partitions x MACs x 2
+    EXPECT_GT(r.sm.tensor_flops / double(r.cycles) / peak, 0.6);
+}
+
+TEST(GemmKernel, TwoToFourSparsityIsFaster) {
+    const GpuParams p = small_h100(8);
+    GemmProblem g;
+    g.m = g.n = 1024;
+    g.k = 1024;
+    GemmProblem s = g;
+    s.sparse = true;
+    AddressSpace space;
+    const GemmTile t = choose_gemm_tile(g, target_of(p));
+    const KernelResult dense = run_kernel(p, gemm_kernel(g, t, target_of(p), space));
+    const KernelResult sparse = run_kernel(p, gemm_kernel(s, t, target_of(p), space));
+    // Less than 2x: A's copies shrink by half, B's do not, and L2 bandwidth limits the rest.
+    EXPECT_LT(double(sparse.cycles), 0.85 * double(dense.cycles));
+}
+
+TEST(Attention, CausalFlashAttentionVisitsAboutHalfTheBlocks) {
+    const GpuParams p = small_h100(8);
+    AttentionParams a{1, 8, 1024, 1024, 128, true, false};
+    AddressSpace space;
+    const KernelResult full =
+        run_kernel(p, flash_attention_kernel(a, DType::BF16, target_of(p), space));
+    a.causal = true;
+    const KernelResult causal =
+        run_kernel(p, flash_attention_kernel(a, DType::BF16, target_of(p), space));
+    // 8 query blocks: 36 of the 64 (block, block) pairs are at or below the diagonal.
+    EXPECT_DOUBLE_EQ(causal.sm.tensor_flops, full.sm.tensor_flops * 36 / 64);
+    // Fused: Q, K, V read and O written once (S never leaves the chip).
+    EXPECT_EQ(full.memory.dram_read_bytes, 3u * 8 * 1024 * 128 * 2);
+}
+
+TEST(Attention, NaiveAttentionIsThreeKernelsThroughHbm) {
+    const GpuParams p = testing::gpu_preset("h100");
+    const AttentionParams a{1, 8, 1024, 1024, 128, false, false};
+    const std::vector<KernelLaunch> k = naive_attention_kernels(a, DType::BF16, {}, target_of(p));
+    ASSERT_EQ(k.size(), 3u);
+    EXPECT_EQ(k[0].name, "attention_qk");
+    EXPECT_EQ(k[2].name, "attention_pv");
+}
+
+TEST(Conv2d, ImplicitGemmSkipsPaddingAndReusesTheInput) {
+    const GpuParams p = small_h100(8);
+    Conv2dParams c;
+    c.batch = 2;
+    c.in_channels = 64;
+    c.out_channels = 128;
+    c.height = c.width = 32;
+    c.padding = 1;
+    AddressSpace space;
+    const KernelLaunch k = conv2d_kernel(c, DType::BF16, target_of(p), space);
+    // The top-left tap of output pixel 0 falls in the padding: no line for that row.
+    std::vector<LineAccess> lines;
+    tile_lines(k.streams[0], k.grid, 0, 0, 0, 1, lines);
+    EXPECT_LT(lines.size(), k.streams[0].tile_rows);
+    const KernelResult r = run_kernel(p, k);
+    // Nine taps read the input nine times through L2, but DRAM sees it about once.
+    const double input = 2.0 * 32 * 32 * 64 * 2;
+    const double filter = 9.0 * 64 * 128 * 2;
+    EXPECT_LT(double(r.memory.dram_read_bytes), 1.5 * (input + filter));
+}
+
+}  // namespace
+}  // namespace sim::gpu

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// GEMM on the cycle-level H100 against the shape of published results: efficiency rises with
+// size, and a 1024³ GEMM reaches a small part of what a large one does (the check; NVIDIA's
+// cuBLAS figures for H100 put 1024³ BF16 well under half of peak and large squares at 70-90%,
+// the range the chapter quotes for compute-bound kernels).
+#include <gtest/gtest.h>
+
+#include "models/gpu/core/gpu_core.h"
+#include "models/gpu/kernels/gemm.h"
+#include "tests/testing/gpu_presets.h"
+
+namespace sim::gpu {
+namespace {
+
+/// Achieved / peak BF16 Tensor Core FLOP/s of an n³ GEMM on the H100 preset.
+double efficiency(uint64_t n) {
+    const GpuParams p = testing::gpu_preset("h100");
+    const GpuTarget target{p.core, p.tensor};
+    GemmProblem g;
+    g.m = g.n = g.k = n;
+    AddressSpace space;
+    const KernelLaunch k = gemm_kernel(g, choose_gemm_tile(g, target), target, space);
+    GpuCoreConfig c = p.core;
+    c.clock_hz = p.tensor_clock_hz;
+    GpuCore core(c, p.hbm.core, k);
+    const KernelResult r = core.run({});
+    const double peak_per_cycle = double(p.core.sm_count) * 4096;  // H100: 4096 FLOP/clock/SM
+    return 2.0 * double(n) * double(n) * double(n) / double(r.cycles) / peak_per_cycle;
+}
+
+TEST(GemmRoofline, EfficiencyRisesWithSizeAndSmallGemmsFallFarShort) {
+    const double e1 = efficiency(1024), e2 = efficiency(2048), e4 = efficiency(4096);
+    RecordProperty("efficiency_1024", std::to_string(e1));
+    RecordProperty("efficiency_4096", std::to_string(e4));
+    EXPECT_LT(e1, e2);
+    EXPECT_LT(e2, e4);
+    EXPECT_LT(e1, 0.5 * e4);
+    EXPECT_GT(e4, 0.5);
+    EXPECT_LT(e4, 0.95);
+}
+
+}  // namespace
+}  // namespace sim::gpu
