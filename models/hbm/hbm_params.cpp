@@ -173,8 +173,10 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     const ConfigNode map = hbm.child("mapping");
     map.require("layout", c.layout);
     map.get("xor_bank_with_row", c.xor_bank_with_row);
+    map.get("skew_partitions", c.skew_partitions);
     try {
-        const AddressMapping mapping(mapping_shape_of(c), c.layout, c.xor_bank_with_row);
+        const AddressMapping mapping(mapping_shape_of(c), c.layout, c.xor_bank_with_row,
+                                     c.skew_partitions);
         if (p.capacity_bytes > 0 && mapping.capacity() < p.capacity_bytes) {
             org.fail("rows_per_bank", "the organisation holds " +
                                           std::to_string(mapping.capacity()) +

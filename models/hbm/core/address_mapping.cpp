@@ -25,10 +25,13 @@ constexpr std::array<const char*, 8> kNames{"offset",         "column",  "bank_g
 
 AddressMapping::AddressMapping(const MappingShape& shape,
                                const std::vector<std::string>& layout,
-                               bool xor_bank_with_row)
+                               bool xor_bank_with_row,
+                               bool skew_partitions)
     : bg_count_(shape.bank_groups),
       bank_count_(shape.banks_per_group),
       xor_(xor_bank_with_row),
+      skew_(skew_partitions),
+      partitions_(shape.stacks * shape.channels * shape.pseudo_channels),
       shape_(shape) {
     const std::array<uint64_t, kFields> count{
         shape.access_bytes,    shape.columns,  shape.bank_groups, shape.banks_per_group,
@@ -107,6 +110,10 @@ AddressMapping::AddressMapping(const MappingShape& shape,
         }
     }
     if (!row_seen) throw std::invalid_argument("the layout does not cover row (it must be last)");
+    for (size_t i = 0; i < digits_.size(); ++i) {
+        const Field f = digits_[i].field;
+        if (f == PseudoChannel || f == Channel || f == Stack) partition_digits_end_ = i + 1;
+    }
     uint64_t capacity = 0;
     if (__builtin_mul_overflow(below_row_, shape.rows, &capacity) ||
         capacity > (uint64_t{1} << 56)) {
@@ -120,7 +127,10 @@ AddressMapping::AddressMapping(const MappingShape& shape,
 AddressParts AddressMapping::decode(uint64_t addr) const {
     std::array<uint64_t, kFields> value{};
     uint64_t v = addr;
-    for (const Digit& d : digits_) {
+    uint64_t above_partitions = 0;
+    for (size_t i = 0; i < digits_.size(); ++i) {
+        const Digit& d = digits_[i];
+        if (i == partition_digits_end_) above_partitions = v;
         uint64_t part;
         if (d.power_of_two) {
             part = v & (d.radix - 1);
@@ -147,6 +157,17 @@ AddressParts AddressMapping::decode(uint64_t addr) const {
         // Consecutive rows of one bank land in different banks: conflicts spread out.
         p.bank ^= static_cast<uint32_t>(p.row & (bank_count_ - 1));
         p.bank_group ^= static_cast<uint32_t>((p.row >> bank_shift_) & (bg_count_ - 1));
+    }
+    if (skew_ && partitions_ > 1) {
+        if (partition_digits_end_ == digits_.size()) above_partitions = v;
+        // One index over all partitions, rotated by the address above them (a bijection:
+        // within one value of the upper address, every partition appears once).
+        const uint64_t pcs = shape_.pseudo_channels, channels = shape_.channels;
+        uint64_t index = value[PseudoChannel] + pcs * (value[Channel] + channels * value[Stack]);
+        index = (index + above_partitions % partitions_) % partitions_;
+        value[PseudoChannel] = index % pcs;
+        value[Channel] = index / pcs % channels;
+        value[Stack] = index / pcs / channels;
     }
     p.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);
     p.channel = static_cast<uint32_t>(value[Channel]);

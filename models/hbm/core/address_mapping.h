@@ -7,7 +7,11 @@
 // 2^N part of a power-of-two field and a plain name takes the rest. Every field must be
 // covered exactly once; row is last and takes what remains. An optional XOR hash folds low
 // row bits into the bank-group and bank index (permutation-based interleaving, Zhang et al.,
-// MICRO 2000) so that row conflicts spread over banks.
+// MICRO 2000) so that row conflicts spread over banks. An optional partition skew rotates the
+// partition (stack, channel, pseudo-channel) index by the address bits above the partition
+// fields, modulo the partition count, the way GPUs hash their memory partitions: otherwise a
+// stride that is a multiple of the partition width (a matrix column, one 128-byte line per
+// row) lands in a handful of the partitions ("partition camping") and the rest sit idle.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +45,8 @@ class AddressMapping {
     /// covered, a bad split, row not last).
     AddressMapping(const MappingShape& shape,
                    const std::vector<std::string>& layout,
-                   bool xor_bank_with_row);
+                   bool xor_bank_with_row,
+                   bool skew_partitions = false);
 
     AddressParts decode(uint64_t addr) const;
     /// Bytes addressable by the layout.
@@ -62,6 +67,9 @@ class AddressMapping {
     uint32_t bank_shift_ = 0;  ///< log2(bank_count_) (a power of two when xor_)
     uint64_t rows_mask_ = 0;   ///< rows - 1 when rows is a power of two, else 0
     bool xor_ = false;
+    bool skew_ = false;
+    size_t partition_digits_end_ = 0;  ///< digits_ index after the last partition digit
+    uint32_t partitions_ = 1;          ///< stacks x channels x pseudo-channels
     MappingShape shape_;
 };
 

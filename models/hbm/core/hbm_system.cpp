@@ -19,7 +19,11 @@ MappingShape mapping_shape_of(const HbmCoreConfig& c) {
 }
 
 HbmSystem::HbmSystem(const HbmCoreConfig& config)
-    : config_(config), mapping_(mapping_shape_of(config), config.layout, config.xor_bank_with_row) {
+    : config_(config),
+      mapping_(mapping_shape_of(config),
+               config.layout,
+               config.xor_bank_with_row,
+               config.skew_partitions) {
     const size_t count =
         size_t{config.stacks} * config.channels_per_stack * config.pseudo_channels_per_channel;
     channels_.reserve(count);

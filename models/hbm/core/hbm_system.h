@@ -23,6 +23,7 @@ struct HbmCoreConfig {
     uint32_t pseudo_channels_per_channel = 2;
     std::vector<std::string> layout;
     bool xor_bank_with_row = true;
+    bool skew_partitions = false;       ///< rotate the partition index by the upper address
     uint64_t clock_hz = 1'000'000'000;  ///< memory command clock
 };
 
