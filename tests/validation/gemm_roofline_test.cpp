@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// GEMM on the cycle-level H100 against the shape of published results: efficiency rises with
-// size, and a 1024³ GEMM reaches a small part of what a large one does (the check; NVIDIA's
-// cuBLAS figures for H100 put 1024³ BF16 well under half of peak and large squares at 70-90%,
-// the range the chapter quotes for compute-bound kernels).
+// GEMM on the cycle-level H100 against published results: a large BF16 GEMM reaches 70-90% of
+// the 989 TFLOP/s dense peak (H100 whitepaper peak; cuBLAS on H100 SXM measures 70-80% at 8192³,
+// the 70-90% the chapter quotes for compute-bound kernels), and a 1024³ one a small part of
+// that (cuBLAS puts 1024³ BF16 well under half of peak).
 #include <gtest/gtest.h>
 
 #include "models/gpu/core/gpu_core.h"
@@ -28,15 +28,15 @@ double efficiency(uint64_t n) {
     return 2.0 * double(n) * double(n) * double(n) / double(r.cycles) / peak_per_cycle;
 }
 
-TEST(GemmRoofline, EfficiencyRisesWithSizeAndSmallGemmsFallFarShort) {
-    const double e1 = efficiency(1024), e2 = efficiency(2048), e4 = efficiency(4096);
+TEST(GemmRoofline, LargeGemmsReachSeventyToNinetyPercentAndSmallOnesFallFarShort) {
+    const double e1 = efficiency(1024), e4 = efficiency(4096), e8 = efficiency(8192);
     RecordProperty("efficiency_1024", std::to_string(e1));
     RecordProperty("efficiency_4096", std::to_string(e4));
-    EXPECT_LT(e1, e2);
-    EXPECT_LT(e2, e4);
-    EXPECT_LT(e1, 0.5 * e4);
-    EXPECT_GT(e4, 0.5);
-    EXPECT_LT(e4, 0.95);
+    RecordProperty("efficiency_8192", std::to_string(e8));
+    EXPECT_LT(e1, e4);
+    EXPECT_LT(e1, 0.5 * e8);
+    EXPECT_GE(e8, 0.70);
+    EXPECT_LE(e8, 0.90);
 }
 
 }  // namespace

@@ -53,6 +53,7 @@ GpuCore::GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, con
       kernel_(k),
       occupancy_(occupancy_of(config.sm, k)),
       memory_(config, hbm, events_),
+      multicast_(k.cluster),
       dram_bytes_per_cycle_(memory_.dram().peak_bytes_per_cycle() * double(hbm.clock_hz) /
                             double(config.clock_hz)) {
     config_.validate();
@@ -63,8 +64,8 @@ GpuCore::GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, con
     }
     sms_.reserve(config_.sm_count);
     for (uint32_t i = 0; i < config_.sm_count; ++i) {
-        sms_.push_back(
-            std::make_unique<Sm>(i, config_, kernel_, occupancy_.ctas_per_sm, memory_, counters_));
+        sms_.push_back(std::make_unique<Sm>(i, config_, kernel_, occupancy_.ctas_per_sm, memory_,
+                                            multicast_, counters_));
     }
 }
 

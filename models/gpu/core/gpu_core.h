@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/gpu/core/cluster_multicast.h"
 #include "models/gpu/core/event_queue.h"
 #include "models/gpu/core/gpu_config.h"
 #include "models/gpu/core/memory_system.h"
@@ -80,6 +81,7 @@ class GpuCore {
     Occupancy occupancy_;
     EventQueue events_;
     MemorySystem memory_;
+    ClusterMulticast multicast_;
     double dram_bytes_per_cycle_;  ///< peak DRAM bandwidth per SM cycle
     SmCounters counters_;
     std::vector<std::unique_ptr<Sm>> sms_;

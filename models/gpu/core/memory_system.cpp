@@ -119,6 +119,28 @@ void MemorySystem::bulk_load(
     }
 }
 
+void MemorySystem::multicast_load(const std::vector<LoadReturn>& receivers,
+                                  const LineAccess* lines,
+                                  size_t n,
+                                  uint64_t now) {
+    if (n == 0) return;
+    uint32_t group;
+    if (free_multicasts_.empty()) {
+        group = static_cast<uint32_t>(multicasts_.size());
+        multicasts_.emplace_back();
+    } else {
+        group = free_multicasts_.back();
+        free_multicasts_.pop_back();
+    }
+    multicasts_[group].receivers = receivers;
+    multicasts_[group].lines_left = n;
+    for (size_t i = 0; i < n; ++i) {
+        Request r{lines[i].line, lines[i].sectors, false, receivers.front().sm, 0, false, 0};
+        r.multicast = group;
+        events_.push(now + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, new_request(r)});
+    }
+}
+
 void MemorySystem::bulk_store(const LineAccess* lines, size_t n, uint64_t now) {
     for (size_t i = 0; i < n; ++i) {
         const uint32_t slot = new_request({lines[i].line, lines[i].sectors, true, 0, 0, false, 0});
@@ -139,7 +161,14 @@ void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn
         l1_[r.sm].fill(r.line, r.sectors, false, unused);
         --l1_pending_[r.sm];
     }
-    done.push_back({r.sm, r.token});
+    if (r.multicast == kNoMulticast) {
+        done.push_back({r.sm, r.token});
+    } else {
+        // The crossbar replicates the line to every SM of the cluster.
+        Multicast& m = multicasts_[r.multicast];
+        done.insert(done.end(), m.receivers.begin(), m.receivers.end());
+        if (--m.lines_left == 0) free_multicasts_.push_back(r.multicast);
+    }
     free_request(e.payload);
 }
 

@@ -54,6 +54,11 @@ class MemorySystem {
     /// its miss entries. Loaded lines return with token, as load()'s do.
     void bulk_load(uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now);
     void bulk_store(const LineAccess* lines, size_t n, uint64_t now);
+    /// A TMA multicast: each line is read from L2 once and returns to every receiver.
+    void multicast_load(const std::vector<LoadReturn>& receivers,
+                        const LineAccess* lines,
+                        size_t n,
+                        uint64_t now);
 
     /// Handles an L2Arrive or SmReturn event due at now; returned loads are appended to done.
     void on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done);
@@ -76,7 +81,13 @@ class MemorySystem {
         uint32_t token = 0;
         bool l1_miss = false;  ///< holds an L1 miss entry until it returns
         uint32_t next_free = 0;
+        uint32_t multicast = kNoMulticast;  ///< index in multicasts_: the line's receivers
     };
+    struct Multicast {
+        std::vector<LoadReturn> receivers;
+        size_t lines_left = 0;  ///< lines not back yet
+    };
+    static constexpr uint32_t kNoMulticast = ~0u;
     struct Miss {  ///< one L2 line in flight from DRAM, with the loads waiting on it
         uint8_t requested = 0;
         uint32_t outstanding = 0;  ///< DRAM requests not back yet
@@ -119,6 +130,8 @@ class MemorySystem {
     LineTable miss_index_;      ///< line -> index in misses_
     std::vector<Miss> misses_;  ///< pool; entries keep their waiter capacity when freed
     std::vector<uint32_t> free_misses_;
+    std::vector<Multicast> multicasts_;  ///< pool, like misses_
+    std::vector<uint32_t> free_multicasts_;
     std::vector<DramRequest> dram_requests_;
     std::vector<uint64_t> dram_free_;
     /// Requests waiting for room in a controller queue: per pseudo-channel, reads and writes

@@ -37,12 +37,14 @@ Sm::Sm(uint32_t id,
        const KernelLaunch& kernel,
        uint32_t ctas_per_sm,
        MemorySystem& memory,
+       ClusterMulticast& multicast,
        SmCounters& counters)
     : id_(id),
       config_(config),
       kernel_(kernel),
       ctas_per_sm_(ctas_per_sm),
       memory_(memory),
+      multicast_(multicast),
       counters_(counters),
       warps_(ctas_per_sm * kernel.warps_per_cta()),
       ctas_(ctas_per_sm),
@@ -387,7 +389,12 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
         const uint8_t dst = rotated(w, in, in.dst);
         if (dst != kNoReg && n) {
             SIM_ASSERT(w.pending[dst] + n <= 0xFFFF, "a bulk copy of too many lines");
-            memory_.bulk_load(id_, slot * kMaxRegs + dst, bulk_.data(), n, now + 1);
+            const LoadReturn receiver{id_, slot * kMaxRegs + dst};
+            if (!in.multicast) {
+                memory_.bulk_load(id_, receiver.token, bulk_.data(), n, now + 1);
+            } else if (multicast_.arrive(w.cta, w.multicasts++, receiver, members_)) {
+                memory_.multicast_load(members_, bulk_.data(), n, now + 1);
+            }
             w.pending[dst] = static_cast<uint16_t>(w.pending[dst] + n);
             w.ready[dst] = kNeverCycle;
             w.loaded |= 1u << dst;

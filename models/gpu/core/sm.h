@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/gpu/core/cluster_multicast.h"
 #include "models/gpu/core/gpu_config.h"
 #include "models/gpu/core/memory_system.h"
 #include "models/gpu/core/warp_program.h"
@@ -44,6 +45,7 @@ class Sm {
        const KernelLaunch& kernel,
        uint32_t ctas_per_sm,
        MemorySystem& memory,
+       ClusterMulticast& multicast,
        SmCounters& counters);
 
     bool has_free_cta_slot() const { return resident_ctas_ < ctas_per_sm_; }
@@ -89,6 +91,7 @@ class Sm {
         std::array<uint64_t, kMaxRegs> ready{};
         std::array<uint16_t, kMaxRegs> pending{};  ///< load lines not back
         uint32_t loaded = 0;                       ///< registers last written by a load
+        uint32_t multicasts = 0;                   ///< multicast copies issued
     };
     struct CtaSlot {
         bool live = false;
@@ -133,6 +136,7 @@ class Sm {
     const KernelLaunch& kernel_;
     uint32_t ctas_per_sm_;
     MemorySystem& memory_;
+    ClusterMulticast& multicast_;
     SmCounters& counters_;
     std::vector<Warp> warps_;
     std::vector<CtaSlot> ctas_;
@@ -144,6 +148,7 @@ class Sm {
     bool throttled_ = false;  ///< a load waits for an L1 miss entry
     std::array<LineAccess, 32> lines_{};
     std::vector<LineAccess> bulk_;
+    std::vector<LoadReturn> members_;
 };
 
 }  // namespace sim::gpu

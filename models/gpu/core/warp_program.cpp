@@ -137,6 +137,22 @@ void tile_lines(const AddressStream& s,
     }
 }
 
+void KernelLaunch::validate_multicast(const Instr& in) const {
+    const auto fail = [this](const std::string& what) {
+        throw std::invalid_argument("kernel " + name + ": a multicast copy " + what);
+    };
+    if (in.op != Opcode::Tma || in.count != 1 || !in.leader)
+        fail("must be a TMA issued by the leader warp");
+    if (cluster < 2) fail("needs a cluster of two or more CTAs");
+    // The members, consecutive CTA ids, must share the tile: the same batch and N tile, which
+    // TileGrid gives when whole clusters fit in every group of M tiles.
+    if (grid.m_tiles % cluster || grid.group % cluster)
+        fail("needs M tiles and the tile group to be multiples of the cluster");
+    const AddressStream& s = streams[in.stream];
+    if (s.row_axis == AddressStream::Axis::M || s.col_axis == AddressStream::Axis::M)
+        fail("names a tile that differs between the cluster's CTAs (it moves along M)");
+}
+
 void KernelLaunch::validate() const {
     const auto fail = [this](const std::string& what) {
         throw std::invalid_argument("kernel " + name + ": " + what);
@@ -146,6 +162,8 @@ void KernelLaunch::validate() const {
     if (registers_per_thread == 0 || registers_per_thread > 255)
         fail("registers per thread must be 1..255");
     if (program.empty() || program.back().op != Opcode::Exit) fail("the program must end in EXIT");
+    if (cluster == 0 || cluster > 16 || ctas % cluster)
+        fail("the grid must be whole clusters of 1..16 CTAs");
     int loops = 0;
     int regions = 0;
     for (const Instr& in : program) {
@@ -165,6 +183,7 @@ void KernelLaunch::validate() const {
                     fail("a bulk copy names no tile stream");
                 if (in.count == 0 || in.count > warps_per_cta())
                     fail("a bulk copy is shared by 1..warps-per-CTA warps");
+                if (in.multicast) validate_multicast(in);
                 break;
             case Opcode::Mma:
                 if (in.stream >= kMmaKinds || mma[in.stream].interval == 0)

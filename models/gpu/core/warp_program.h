@@ -61,6 +61,9 @@ struct Instr {
     /// LoopBegin: a causal loop, trips = min(count, (the CTA's M tile + 1) x chains) (the KV
     /// blocks at or below a query block's diagonal).
     bool triangular = false;
+    /// Tma: TMA multicast. The tile is the same for every CTA of the kernel's cluster; it is
+    /// read from L2 once, when the last member issues it, and lands in every member's buffer.
+    bool multicast = false;
 };
 
 /// How the threads of a grid walk one array. The vector (access_bytes-sized element group)
@@ -151,11 +154,16 @@ struct KernelLaunch {
     std::vector<AddressStream> streams;
     TileGrid grid;                         ///< Tile streams' coordinates
     std::array<MmaCost, kMmaKinds> mma{};  ///< what one Mma warp-instruction costs
+    /// CTAs per thread-block cluster: consecutive CTA ids, which multicast Tma tiles share.
+    uint32_t cluster = 1;
 
     uint32_t warps_per_cta() const { return (threads_per_cta + 31) / 32; }
     /// Throws std::invalid_argument for a malformed program (unmatched loops or regions,
     /// a register or stream out of range, no Exit).
     void validate() const;
+
+  private:
+    void validate_multicast(const Instr& in) const;
 };
 
 /// Lays arrays out one after another in a flat address space, each aligned to 2 MiB.

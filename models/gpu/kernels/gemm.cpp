@@ -58,9 +58,21 @@ uint32_t registers_of(const GemmTile& t) {
     return std::min<uint32_t>(255, accumulators + 40);
 }
 
+uint32_t a_tile_bytes(const GemmProblem& p, const GemmTile& t) {
+    return t.bm * t.bk * element_bytes(p.dtype) / (p.sparse ? 2 : 1);
+}
+uint32_t b_tile_bytes(const GemmProblem& p, const GemmTile& t) {
+    return t.bn * t.bk * element_bytes(p.dtype);
+}
 uint32_t stage_bytes(const GemmProblem& p, const GemmTile& t) {
-    const uint32_t a = t.bm * t.bk * element_bytes(p.dtype) / (p.sparse ? 2 : 1);
-    return a + t.bn * t.bk * element_bytes(p.dtype);
+    return a_tile_bytes(p, t) + b_tile_bytes(p, t);
+}
+
+/// Cluster sizes to try: thread-block clusters and TMA multicast came with Hopper (wgmma);
+/// a cluster of 2 along M needs an even number of M tiles (TileGrid's groups are 8 tall).
+std::vector<uint32_t> clusters_of(Path path, const GemmProblem& p, uint32_t bm) {
+    if (path != Path::Wgmma || ceil_div(p.m, bm) % 2) return {1};
+    return {1, 2};
 }
 
 tensor_core::MmaShape mma_shape(Path path, const GemmTile& t, DType d) {
@@ -129,19 +141,24 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
         probe.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
         if (occupancy_of(g.core.sm, probe).ctas_per_sm == 0) continue;
         // An SM runs its share of the CTAs one after another at the Tensor Core rate; the L2
-        // must deliver every CTA's A and B tiles.
+        // must deliver every CTA's A tiles and every cluster's B tiles.
         const double ctas = double(p.batch) * double(ceil_div(p.m, bm)) * double(ceil_div(p.n, bn));
         const double k_tiles = double(ceil_div(p.k, t.bk));
         const double compute =
             std::ceil(ctas / g.core.sm_count) * k_tiles * k_tile_cycles(path, p, t, g);
-        const double l2 = ctas * k_tiles * stage_bytes(p, t) /
-                          (double(g.core.l2.slices) * g.core.l2.bytes_per_clock_per_slice);
-        const double cycles = std::max(compute, l2);
-        // Ties (within 1%) go to the larger tile: less traffic per FLOP.
-        if (!found || cycles < best_cycles * 0.99) {
-            best = t;
-            best_cycles = cycles;
-            found = true;
+        for (uint32_t cluster : clusters_of(path, p, bm)) {
+            t.cluster = cluster;
+            const double bytes = a_tile_bytes(p, t) + double(b_tile_bytes(p, t)) / cluster;
+            const double l2 = ctas * k_tiles * bytes /
+                              (double(g.core.l2.slices) * g.core.l2.bytes_per_clock_per_slice);
+            const double cycles = std::max(compute, l2);
+            // Ties (within 1%) go to the larger tile (less traffic per FLOP) and to no
+            // cluster (its CTAs need not wait for each other).
+            if (!found || cycles < best_cycles * 0.99) {
+                best = t;
+                best_cycles = cycles;
+                found = true;
+            }
         }
     }
     if (!found) throw NotLowerable("no GEMM tile fits in this GPU's shared memory");
@@ -167,6 +184,9 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     k.threads_per_cta = t.warps * 32;
     k.registers_per_thread = registers_of(t);
     k.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
+    if (t.cluster > 1 && path != Path::Wgmma)
+        throw NotLowerable("thread-block clusters need the wgmma (Hopper) path");
+    k.cluster = t.cluster;
 
     // A: M x K (or K x M), B: K x N (or N x K), C: M x N, row-major.
     k.streams.push_back(p.a_transposed ? tile_stream("A", space, p.batch, p.k, p.m * es / a_div,
@@ -193,6 +213,7 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
         for (uint8_t s : {kA, kB}) {
             b.tma(s, stage, parts, unrolled).rotating(t.stages);
             if (tma) b.leader_only();
+            if (s == kB && t.cluster > 1) b.multicast();
         }
     };
     for (uint32_t u = 0; u + 1 < t.stages; ++u)

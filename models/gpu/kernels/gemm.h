@@ -9,7 +9,9 @@
 //     smaller) warp tile, loads its fragments with ldmatrix and runs m16n8k16.
 //   FP32 (no Tensor Core path): the classic SGEMM, 8 x 8 outputs per thread by FFMA.
 // The tile is chosen the way cuBLAS's heuristic does: by an estimate over candidate tiles of
-// waves x tile time (Tensor Core rate, operand delivery) against the L2 traffic. Pure C++.
+// waves x tile time (Tensor Core rate, operand delivery) against the L2 traffic. On Hopper a
+// pair of CTAs along M may form a cluster that multicasts their shared B tile, halving B's L2
+// traffic (CUTLASS's 2x1 cluster shape). Pure C++.
 #pragma once
 
 #include <string>
@@ -30,6 +32,8 @@ struct GemmProblem {
 struct GemmTile {
     uint32_t bm = 128, bn = 128, bk = 64, stages = 3;
     uint32_t warps = 8;
+    /// CTAs per cluster along M (wgmma only): they share their B tile, which TMA multicasts.
+    uint32_t cluster = 1;
 };
 
 /// The tile the heuristic picks for p on target (hints may force block, not the tile).

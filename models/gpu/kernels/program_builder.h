@@ -97,6 +97,11 @@ class ProgramBuilder {
         program_.back().leader = true;
         return *this;
     }
+    /// Makes the last instruction (a leader's Tma) a TMA multicast to the CTA's cluster.
+    ProgramBuilder& multicast() {
+        program_.back().multicast = true;
+        return *this;
+    }
     /// Gives the last instruction rotating registers (stage = iteration % stages).
     ProgramBuilder& rotating(uint32_t stages) {
         program_.back().rotate = static_cast<uint8_t>(stages);

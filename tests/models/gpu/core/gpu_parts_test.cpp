@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The cycle-level GPU's parts on their own: occupancy limits, the coalescer, the sectored cache
-// and the in-flight line table.
+// the in-flight line table and the cluster multicast table.
 #include <gtest/gtest.h>
 
+#include "models/gpu/core/cluster_multicast.h"
 #include "models/gpu/core/coalescer.h"
 #include "models/gpu/core/line_table.h"
 #include "models/gpu/core/occupancy.h"
@@ -109,6 +110,21 @@ TEST(LineTable, FindsWhatWasInsertedAndForgetsWhatWasErased) {
         EXPECT_EQ(t.find(i * 128 * 16), i % 2 ? i : LineTable::kAbsent) << i;
     }
     EXPECT_EQ(t.size(), 50u);
+}
+
+TEST(ClusterMulticast, ACopyGoesOutWhenTheClustersLastMemberIssuesIt) {
+    ClusterMulticast table(2);
+    std::vector<LoadReturn> members;
+    EXPECT_FALSE(table.arrive(0, 0, {3, 10}, members));
+    EXPECT_FALSE(table.arrive(2, 0, {5, 12}, members));  // CTA 2 is in the next cluster
+    EXPECT_FALSE(table.arrive(0, 1, {3, 11}, members));  // CTA 0 runs ahead to its next copy
+    EXPECT_EQ(table.waiting(), 3u);
+    ASSERT_TRUE(table.arrive(1, 0, {4, 20}, members));
+    ASSERT_EQ(members.size(), 2u);
+    EXPECT_EQ(members[0].sm, 3u);
+    EXPECT_EQ(members[0].token, 10u);
+    EXPECT_EQ(members[1].sm, 4u);
+    EXPECT_EQ(table.waiting(), 2u);
 }
 
 }  // namespace
