@@ -36,8 +36,9 @@ def dp_trace(path, gpus, layers, tokens, hidden, bucket_bytes):
         f.write("\n".join(lines) + "\n")
 
 
-def step(wallsim, hw, network, algorithm, trace, out):
+def step(wallsim, hw, network, algorithm, trace, out, fidelity):
     cmd = [wallsim, "run", "--hw", hw, "--trace", trace, "--out", out, "--no-progress",
+           "--fidelity", fidelity,
            "--set", "network.topology=" + network, "--set", "network.algorithm=" + algorithm]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -56,6 +57,9 @@ def main(argv=None):
                     help="a configs/net file with enough nodes for the largest count")
     ap.add_argument("--algorithms", default="ring,hierarchical")
     ap.add_argument("--layers", type=int, default=8)
+    ap.add_argument("--fidelity", default="analytic", choices=["analytic", "auto", "sampled", "cycle"],
+                    help="of the layers' GEMMs (default analytic: the study is of the network; "
+                         "auto runs them on the cycle-level GPU, minutes per point)")
     ap.add_argument("--hidden", type=int, default=8192, help="layer width: an H x H weight per layer")
     ap.add_argument("--tokens", type=int, default=32768, help="tokens per GPU per step")
     ap.add_argument("--wallsim", default="build/wallsim", help="the wallsim binary")
@@ -72,7 +76,7 @@ def main(argv=None):
                 trace = os.path.join(tmp, "dp%d.jsonl" % n)
                 dp_trace(trace, n, args.layers, args.tokens, args.hidden, bucket)
                 total, compute, comm = step(args.wallsim, args.hw, args.network, algorithm, trace,
-                                            os.path.join(tmp, "%s%d" % (algorithm, n)))
+                                            os.path.join(tmp, "%s%d" % (algorithm, n)), args.fidelity)
                 eff.append(compute / total)
                 ratio.append(comm / compute)
                 print("%-12s %5d GPUs: step %.2f ms, compute %.2f ms, communication %.2f ms"
