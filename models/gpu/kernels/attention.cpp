@@ -11,6 +11,7 @@ namespace sim::gpu {
 namespace {
 using Axis = AddressStream::Axis;
 
+/// Whole rows of a matrix in blocks of tile_rows (Q, K, V, O: a block is every head dimension).
 AddressStream rows_stream(const std::string& name,
                           AddressSpace& space,
                           uint64_t batch,
@@ -18,20 +19,7 @@ AddressStream rows_stream(const std::string& name,
                           uint64_t row_bytes,
                           Axis axis,
                           uint64_t tile_rows) {
-    AddressStream s;
-    s.name = name;
-    s.layout = AddressStream::Layout::Tile;
-    s.row_axis = axis;
-    s.col_axis = Axis::None;
-    s.matrix_rows = rows;
-    s.row_bytes = row_bytes;
-    s.tile_rows = tile_rows;
-    s.tile_row_bytes = row_bytes;
-    s.batch_bytes = rows * row_bytes;
-    s.base = space.allocate(batch * s.batch_bytes);
-    s.access_bytes = 16;
-    s.vectors = std::max<uint64_t>(1, batch * s.batch_bytes / 16);
-    return s;
+    return tile_stream(name, space, batch, rows, row_bytes, axis, Axis::None, tile_rows, row_bytes);
 }
 }  // namespace
 

@@ -95,6 +95,8 @@ std::vector<std::pair<uint32_t, uint32_t>> candidates(Path path) {
     return {{128, 256}, {256, 128}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
 }
 
+}  // namespace
+
 AddressStream tile_stream(const std::string& name,
                           AddressSpace& space,
                           uint64_t batch,
@@ -119,8 +121,6 @@ AddressStream tile_stream(const std::string& name,
     s.vectors = std::max<uint64_t>(1, batch * s.batch_bytes / 16);
     return s;
 }
-
-}  // namespace
 
 GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
     const Path path = path_of(p, g);

@@ -36,6 +36,18 @@ struct GemmTile {
     uint32_t cluster = 1;
 };
 
+/// A row-major matrix (batch of them) allocated in space, copied in tiles of tile_rows x
+/// tile_row_bytes whose coordinates along rows and columns are the grid's row_axis and col_axis.
+AddressStream tile_stream(const std::string& name,
+                          AddressSpace& space,
+                          uint64_t batch,
+                          uint64_t rows,
+                          uint64_t row_bytes,
+                          AddressStream::Axis row_axis,
+                          AddressStream::Axis col_axis,
+                          uint64_t tile_rows,
+                          uint64_t tile_row_bytes);
+
 /// The tile the heuristic picks for p on target (hints may force block, not the tile).
 GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& target);
 
