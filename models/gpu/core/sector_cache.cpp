@@ -8,8 +8,7 @@ namespace sim::gpu {
 SectorCache::SectorCache(uint64_t bytes, uint32_t ways)
     : sets_(std::max<uint64_t>(1, bytes / (128ULL * std::max(1u, ways)))),
       ways_(std::max(1u, ways)),
-      tags_(sets_ * ways_, kEmpty),
-      state_(sets_ * ways_) {}
+      ways_store_(sets_ * ways_) {}
 
 uint64_t SectorCache::set_of(uint64_t line) const {
     // Hash the line number so power-of-two strides spread over the sets.
@@ -17,50 +16,41 @@ uint64_t SectorCache::set_of(uint64_t line) const {
     return (n ^ (n >> 13) ^ (n >> 23)) % sets_;
 }
 
-size_t SectorCache::find(uint64_t line) const {
-    const size_t first = set_of(line) * ways_;
-    const uint64_t* set = &tags_[first];
+SectorCache::Way* SectorCache::find(uint64_t line) {
+    Way* set = &ways_store_[set_of(line) * ways_];
     for (uint32_t w = 0; w < ways_; ++w) {
-        if (set[w] == line) return first + w;
+        if (set[w].tag == line) return &set[w];
     }
-    return kAbsent;
+    return nullptr;
 }
 
 uint8_t SectorCache::lookup(uint64_t line, uint8_t sectors) {
-    const size_t w = find(line);
-    if (w == kAbsent) return 0;
-    state_[w].stamp = ++clock_;
-    return state_[w].valid & sectors;
+    Way* w = find(line);
+    if (!w) return 0;
+    w->stamp = ++clock_;
+    return w->valid & sectors;
 }
 
 void SectorCache::fill(uint64_t line, uint8_t sectors, bool dirty, Victim& victim) {
     victim = {};
-    size_t w = find(line);
-    if (w == kAbsent) {
-        // The first empty way, else the least recently used one.
-        const size_t first = set_of(line) * ways_;
-        w = first;
-        for (size_t i = first; i < first + ways_; ++i) {
-            if (tags_[i] == kEmpty) {
-                w = i;
-                break;
-            }
-            if (state_[i].stamp < state_[w].stamp) w = i;
+    Way* w = find(line);
+    if (!w) {
+        Way* set = &ways_store_[set_of(line) * ways_];
+        for (uint32_t i = 0; i < ways_; ++i) {
+            Way& c = set[i];
+            if (!w || c.tag == ~0ULL || (w->tag != ~0ULL && c.stamp < w->stamp)) w = &c;
+            if (c.tag == ~0ULL) break;
         }
-        if (tags_[w] != kEmpty && state_[w].dirty) victim = {tags_[w], state_[w].dirty};
-        tags_[w] = line;
-        state_[w] = WayState{};
+        if (w->tag != ~0ULL && w->dirty) victim = {w->tag, w->dirty};
+        *w = Way{line, 0, 0, 0};
     }
-    state_[w].stamp = ++clock_;
-    state_[w].valid |= sectors;
-    if (dirty) state_[w].dirty |= sectors;
+    w->stamp = ++clock_;
+    w->valid |= sectors;
+    if (dirty) w->dirty |= sectors;
 }
 
 void SectorCache::invalidate(uint64_t line) {
-    const size_t w = find(line);
-    if (w == kAbsent) return;
-    tags_[w] = kEmpty;
-    state_[w] = WayState{};
+    if (Way* w = find(line)) *w = Way{};
 }
 
 }  // namespace sim::gpu

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A set-associative cache of 128-byte lines with 32-byte sectors (NVIDIA's L1 and L2
 // organisation): each way holds a tag, a valid and a dirty bit per sector, and an LRU stamp.
-// Sectors are filled and written one at a time, so a line may be partly present. The tags are
-// stored apart from the rest, so a lookup scans one set's tags in two host cache lines. Pure C++.
+// Sectors are filled and written one at a time, so a line may be partly present. Pure C++.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -32,22 +30,19 @@ class SectorCache {
     uint64_t sets() const { return sets_; }
 
   private:
-    static constexpr uint64_t kEmpty = ~0ULL;
-    struct WayState {
+    struct Way {
+        uint64_t tag = ~0ULL;
         uint64_t stamp = 0;
         uint8_t valid = 0;
         uint8_t dirty = 0;
     };
-    /// Index of line's way, or kAbsent.
-    size_t find(uint64_t line) const;
+    Way* find(uint64_t line);
     uint64_t set_of(uint64_t line) const;
-    static constexpr size_t kAbsent = ~size_t{0};
 
     uint64_t sets_;
     uint32_t ways_;
     uint64_t clock_ = 0;
-    std::vector<uint64_t> tags_;   ///< per way, set after set; kEmpty when invalid
-    std::vector<WayState> state_;  ///< per way, parallel to tags_
+    std::vector<Way> ways_store_;
 };
 
 }  // namespace sim::gpu
