@@ -25,7 +25,7 @@ struct ParamsKey {
     void operator()(const RowParams& p) const { o << p.rows << ',' << p.cols; }
     void operator()(const AttentionParams& p) const {
         o << p.batch << ',' << p.heads << ',' << p.seq << ',' << p.kv_seq << ',' << p.head_dim
-          << ',' << p.fused << ',' << p.causal;
+          << ',' << p.fused << ',' << p.causal << ',' << p.backward;
     }
     void operator()(const EmbeddingParams& p) const {
         o << p.tokens << ',' << p.dim << ',' << p.vocab;

@@ -78,6 +78,7 @@ struct AttentionParams {
     uint64_t batch = 0, heads = 0, seq = 0, kv_seq = 0, head_dim = 0;
     bool fused = true;
     bool causal = false;
+    bool backward = false;  ///< the backward pass: dQ, dK, dV from Q, K, V, O and dO
 };
 struct EmbeddingParams {
     uint64_t tokens = 0, dim = 0, vocab = 0;

@@ -68,12 +68,25 @@ struct CostVisitor {
         OpCost c;
         const double bh = d(p.batch) * d(p.heads);
         const double scores = bh * d(p.seq) * d(p.kv_seq);
+        c.unit = matrix_unit(op.dtype);
+        if (p.backward) {
+            // FlashAttention-2: S recomputed, then dP, dV, dK, dQ: five s x kv x d products
+            // (the unfused backward reads the stored P instead: four).
+            c.flops = (p.fused ? 10.0 : 8.0) * scores * d(p.head_dim) + 5.0 * scores;
+            if (p.causal) c.flops /= 2.0;
+            // Q, O, dO, dQ and K, V, dK, dV, plus the FP32 logsumexp per query row; unfused:
+            // no O, but P read twice, dP written and read, dS written and read twice.
+            const double q = bh * d(p.seq) * d(p.head_dim) * s;
+            const double kv = bh * d(p.kv_seq) * d(p.head_dim) * s;
+            c.dram_bytes = p.fused ? 4.0 * q + 4.0 * kv + 4.0 * bh * d(p.seq)
+                                   : 3.0 * q + 4.0 * kv + 7.0 * scores * s;
+            return c;
+        }
         c.flops = 4.0 * scores * d(p.head_dim) + 5.0 * scores;
         if (p.causal) c.flops /= 2.0;
         c.dram_bytes = bh * (2.0 * d(p.seq) + 2.0 * d(p.kv_seq)) * d(p.head_dim) * s;
         // Unfused: S = QK^T written, read and written by softmax, read by PV.
         if (!p.fused) c.dram_bytes += 4.0 * scores * s;
-        c.unit = matrix_unit(op.dtype);
         return c;
     }
     OpCost operator()(const EmbeddingParams& p) const {

@@ -162,6 +162,7 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
             n.get_choice("impl", impl, {"fused", "naive"});
             p.fused = impl == "fused";
             n.get("causal", p.causal);
+            n.get("backward", p.backward);
             return p;
         }
         case OpKind::Embedding: {

@@ -49,7 +49,7 @@ for run, per_token in [("run_none", 6), ("run_full", 8), ("run_step", 6), ("run_
           % (run, total, total / (n * tokens), layers / (n * tokens)))
     assert abs(total / expected - 1) <= 0.03, (run, total, expected)
     assert abs(layers / expected - 1) <= 1e-4, (run, layers, expected)
-    assert {"gemm", "attention", "custom", "elementwise", "layernorm", "softmax",
+    assert {"gemm", "attention", "elementwise", "layernorm", "softmax",
             "embedding"} <= kinds, kinds
     assert ("allreduce" in kinds) == (run in ("run_none", "run_full")), kinds
 # --dp 8: the buckets add up to the bf16 gradients, 2·P bytes, and mostly hide behind backward.

@@ -11,16 +11,6 @@ namespace sim::gpu {
 namespace {
 using Axis = AddressStream::Axis;
 
-/// Whole rows of a matrix in blocks of tile_rows (Q, K, V, O: a block is every head dimension).
-AddressStream rows_stream(const std::string& name,
-                          AddressSpace& space,
-                          uint64_t batch,
-                          uint64_t rows,
-                          uint64_t row_bytes,
-                          Axis axis,
-                          uint64_t tile_rows) {
-    return tile_stream(name, space, batch, rows, row_bytes, axis, Axis::None, tile_rows, row_bytes);
-}
 }  // namespace
 
 KernelLaunch conv2d_kernel(const Conv2dParams& c,

@@ -122,6 +122,17 @@ AddressStream tile_stream(const std::string& name,
     return s;
 }
 
+AddressStream rows_stream(const std::string& name,
+                          AddressSpace& space,
+                          uint64_t batch,
+                          uint64_t rows,
+                          uint64_t row_bytes,
+                          AddressStream::Axis axis,
+                          uint64_t tile_rows) {
+    return tile_stream(name, space, batch, rows, row_bytes, axis, AddressStream::Axis::None,
+                       tile_rows, row_bytes);
+}
+
 GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
     const Path path = path_of(p, g);
     GemmTile best;

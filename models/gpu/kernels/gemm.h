@@ -48,6 +48,16 @@ AddressStream tile_stream(const std::string& name,
                           uint64_t tile_rows,
                           uint64_t tile_row_bytes);
 
+/// Whole rows of a matrix in blocks of tile_rows along `axis` (attention's Q, K, V and O: a
+/// block holds every head dimension).
+AddressStream rows_stream(const std::string& name,
+                          AddressSpace& space,
+                          uint64_t batch,
+                          uint64_t rows,
+                          uint64_t row_bytes,
+                          AddressStream::Axis axis,
+                          uint64_t tile_rows);
+
 /// The tile the heuristic picks for p on target (hints may force block, not the tile).
 GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& target);
 
@@ -77,6 +87,13 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
                                     DType dtype,
                                     const GpuTarget& target,
                                     AddressSpace& space);
+
+/// FlashAttention-2's backward pass: one CTA per (batch x head, block of K/V rows), dK and dV on
+/// chip, the query blocks streamed through shared memory, dQ reduce-added in FP32.
+KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
+                                             DType dtype,
+                                             const GpuTarget& target,
+                                             AddressSpace& space);
 
 /// Naive attention: S = QKᵀ (batched GEMM, S in HBM), the softmax kernel, O = PV.
 std::vector<KernelLaunch> naive_attention_kernels(const AttentionParams& p,

@@ -43,9 +43,11 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
         }
         case OpKind::Conv2d:
             return conv2d_kernel(std::get<Conv2dParams>(op.params), op.dtype, target, space);
-        case OpKind::Attention:
-            return flash_attention_kernel(std::get<AttentionParams>(op.params), op.dtype, target,
-                                          space);
+        case OpKind::Attention: {
+            const auto& p = std::get<AttentionParams>(op.params);
+            return p.backward ? flash_attention_backward_kernel(p, op.dtype, target, space)
+                              : flash_attention_kernel(p, op.dtype, target, space);
+        }
         default: throw NotLowerable("the kernel library has no " + to_string(op.kind) + " kernel");
     }
 }
@@ -53,6 +55,9 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
 }  // namespace
 
 std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& target) {
+    if (op.kind == OpKind::Attention && std::get<AttentionParams>(op.params).backward &&
+        !std::get<AttentionParams>(op.params).fused)
+        throw NotLowerable("the kernel library has no unfused attention backward");
     if (op.kind == OpKind::Attention && !std::get<AttentionParams>(op.params).fused)
         return naive_attention_kernels(std::get<AttentionParams>(op.params), op.dtype, op.kernel,
                                        target);

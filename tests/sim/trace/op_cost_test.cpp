@@ -96,6 +96,20 @@ TEST(OpCost, NaiveAttentionMovesTheScoreMatrix) {
     EXPECT_DOUBLE_EQ(cost_of(make(OpKind::Attention, DType::FP16, p)).flops, naive.flops / 2);
 }
 
+TEST(OpCost, AttentionBackwardIsFiveProductsAndEightTensors) {
+    AttentionParams p;
+    p.batch = 1;
+    p.heads = 2;
+    p.seq = p.kv_seq = 128;
+    p.head_dim = 64;
+    p.backward = true;
+    const OpCost c = cost_of(make(OpKind::Attention, DType::FP16, p));
+    const double scores = 2.0 * 128 * 128;
+    EXPECT_DOUBLE_EQ(c.flops, 10.0 * scores * 64 + 5.0 * scores);  // 2.5x the forward's products
+    // Q, O, dO, dQ, K, V, dK, dV in FP16, and an FP32 logsumexp per query row.
+    EXPECT_DOUBLE_EQ(c.dram_bytes, 8.0 * 2 * 128 * 64 * 2 + 4.0 * 2 * 128);
+}
+
 TEST(OpCost, RingAllReduceMovesTwoPMinusOneOverPTimesM) {
     CollectiveParams p;
     p.bytes = 14'000'000'000ULL;  // 7B parameters of FP16 gradients

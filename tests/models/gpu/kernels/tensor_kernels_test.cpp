@@ -225,6 +225,23 @@ TEST(Attention, CausalFlashAttentionVisitsAboutHalfTheBlocks) {
     EXPECT_EQ(full.memory.dram_read_bytes, 3u * 8 * 1024 * 128 * 2);
 }
 
+TEST(Attention, FlashBackwardDoesFiveProductsAndSkipsTheBlocksAboveTheDiagonal) {
+    const GpuParams p = small_h100(8);
+    AttentionParams a{1, 8, 1024, 1024, 128, true, false, true};
+    AddressSpace space;
+    const KernelResult full =
+        run_kernel(p, flash_attention_backward_kernel(a, DType::BF16, target_of(p), space));
+    EXPECT_DOUBLE_EQ(full.sm.tensor_flops, 10.0 * 8 * 1024 * 1024 * 128);
+    a.causal = true;
+    const KernelResult causal =
+        run_kernel(p, flash_attention_backward_kernel(a, DType::BF16, target_of(p), space));
+    // 8 K/V blocks of 128 rows, 16 query blocks of 64: block j needs 16 - 2j of them, 72 of 128.
+    EXPECT_DOUBLE_EQ(causal.sm.tensor_flops, full.sm.tensor_flops * 72 / 128);
+    // Q, K, V and dO come from DRAM once (the 4 MB L2 holds them); dK, dV and dQ are written.
+    EXPECT_EQ(full.memory.dram_read_bytes, 4u * 8 * 1024 * 128 * 2);
+    EXPECT_LT(double(causal.cycles), 0.7 * double(full.cycles));
+}
+
 TEST(Attention, NaiveAttentionIsThreeKernelsThroughHbm) {
     const GpuParams p = testing::gpu_preset("h100");
     const AttentionParams a{1, 8, 1024, 1024, 128, false, false};
