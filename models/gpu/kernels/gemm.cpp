@@ -137,7 +137,7 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
     const Path path = path_of(p, g);
     GemmTile best;
     double best_cycles = 0;
-    bool found = false;
+    bool found = false, best_hides = false;
     for (const auto& [bm, bn] : candidates(path)) {
         GemmTile t;
         t.bm = bm;
@@ -150,7 +150,14 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
         probe.threads_per_cta = t.warps * 32;
         probe.registers_per_thread = registers_of(t);
         probe.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
-        if (occupancy_of(g.core.sm, probe).ctas_per_sm == 0) continue;
+        const uint32_t ctas_per_sm = occupancy_of(g.core.sm, probe).ctas_per_sm;
+        if (ctas_per_sm == 0) continue;
+        // mma.sync and FFMA warps load their fragments from shared memory before each MMA: a
+        // scheduler with one resident warp cannot overlap those loads with the math, so such
+        // tiles are taken only when no tile gives two warps per scheduler (wgmma reads shared
+        // memory itself, asynchronously).
+        const bool hides =
+            path == Path::Wgmma || ctas_per_sm * t.warps >= 2 * g.core.sm.sub_partitions;
         // An SM runs its share of the CTAs one after another at the Tensor Core rate; the L2
         // must deliver every CTA's A tiles and every cluster's B tiles.
         const double ctas = double(p.batch) * double(ceil_div(p.m, bm)) * double(ceil_div(p.n, bn));
@@ -165,9 +172,11 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
             const double cycles = std::max(compute, l2);
             // Ties (within 1%) go to the larger tile (less traffic per FLOP) and to no
             // cluster (its CTAs need not wait for each other).
-            if (!found || cycles < best_cycles * 0.99) {
+            if (!found || (hides && !best_hides) ||
+                (hides == best_hides && cycles < best_cycles * 0.99)) {
                 best = t;
                 best_cycles = cycles;
+                best_hides = hides;
                 found = true;
             }
         }
