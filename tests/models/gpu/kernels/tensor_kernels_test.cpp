@@ -92,6 +92,19 @@ TEST(GemmTile, LargeGemmsTakeTheWideTileAndSmallOnesSmallTiles) {
     EXPECT_LT(s.bm * s.bn, t.bm * t.bn);  // more CTAs for 132 SMs
 }
 
+TEST(GemmTile, AmpereTilesKeepTwoWarpsPerScheduler) {
+    // A 64 x 128 tile would cut wave quantisation for this GEMM, but one such CTA fits per A100
+    // SM: one warp per scheduler, whose ldmatrix loads then stall its own MMAs.
+    const GpuParams a = testing::gpu_preset("a100");
+    GemmProblem g;
+    g.m = g.n = 4096;
+    g.k = 11008;
+    const GemmTile t = choose_gemm_tile(g, target_of(a));
+    AddressSpace space;
+    const KernelLaunch k = gemm_kernel(g, t, target_of(a), space);
+    EXPECT_GE(occupancy_of(a.core.sm, k).ctas_per_sm * t.warps, 2 * a.core.sm.sub_partitions);
+}
+
 TEST(GemmKernel, FollowsTheGenerationsInstructionsAndRejectsMissingPrecisions) {
     const GpuParams h = testing::gpu_preset("h100");
     const GpuParams a = testing::gpu_preset("a100");
