@@ -12,6 +12,13 @@ for e in occupancy stride divergence; do
   "$wallsim" run --hw configs/hw/h100.yaml --trace "$tmp/gpu_$e.yaml" --out "$tmp/gpu_$e" --no-progress
   tools/plot_gpu.py $e "$tmp/gpu_$e" -o "$tmp/plots/gpu_$e.png"
 done
+# The Tensor Core experiments' step plots, from an analytic 7B step (the cycle-level one takes
+# minutes); plot_generations draws the same run twice.
+tools/gen_transformer_trace --model 7b -o "$tmp/step.jsonl" >/dev/null
+"$wallsim" run --hw configs/hw/h100.yaml --fidelity analytic --trace "$tmp/step.jsonl" --out "$tmp/step" --no-progress
+tools/plot_step.py "$tmp/step" -o "$tmp/plots/step.png" >"$tmp/step.txt"
+grep -q MFU "$tmp/step.txt" || { echo "plot_step printed no MFU"; exit 1; }
+tools/plot_generations.py "$tmp/step" "$tmp/step" -o "$tmp/plots/generations.png" --labels 'a,b'
 tools/plot_roofline.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/roofline.png" --svg
 tools/plot_ops.py "$tmp/h100" -o "$tmp/plots/ops.png" --svg
 tools/plot_energy.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/energy.png" --svg
@@ -21,7 +28,7 @@ tools/plot_net.py --wallsim "$wallsim" --runs configs/net/dgx_h100.yaml,configs/
   --sizes 1KiB:1GiB -o "$tmp/plots/net.png"
 tools/plot_scaling.py --wallsim "$wallsim" --layers 2 -o "$tmp/plots/scaling.png" >/dev/null
 for f in roofline.png roofline.svg ops.png ops.svg energy.png energy.svg cost.png \
-         systolic_roofline.png systolic_traffic.png net.png scaling.png; do
+         systolic_roofline.png systolic_traffic.png net.png scaling.png step.png generations.png; do
   test -s "$tmp/plots/$f" || { echo "missing $f"; exit 1; }
 done
 # A broken run directory is a one-line error with exit code 2.
@@ -30,4 +37,12 @@ tools/plot_roofline.py "$tmp/nothing" -o "$tmp/x.png" 2>"$tmp/err"; code=$?
 set -e
 [ "$code" -eq 2 ] || { echo "expected exit 2, got $code"; exit 1; }
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "expected one error line"; cat "$tmp/err"; exit 1; }
+# tools/gpu_experiment: no experiment, an unknown one or an unknown option is exit code 2.
+for args in "" "nonsense" "step --bogus"; do
+  set +e
+  # shellcheck disable=SC2086
+  tools/gpu_experiment $args 2>"$tmp/err"; code=$?
+  set -e
+  [ "$code" -eq 2 ] || { echo "gpu_experiment $args: expected exit 2, got $code"; exit 1; }
+done
 echo "plot tools ok"
