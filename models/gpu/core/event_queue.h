@@ -12,9 +12,11 @@
 namespace sim::gpu {
 
 enum class EventKind : uint8_t {
-    SmWake,    ///< payload: SM index
-    L2Arrive,  ///< payload: request slot; the request reaches its L2 slice
-    SmReturn,  ///< payload: request slot; the data reaches the SM's L1
+    SmWake,       ///< payload: SM index
+    L2Arrive,     ///< payload: request slot; the request reaches its L2 slice
+    L2ArriveRun,  ///< payload: the first request slot of a bulk copy's lines, which reach
+                  ///< their L2 slices together, in order
+    SmReturn,     ///< payload: request slot; the data reaches the SM's L1
 };
 
 struct Event {

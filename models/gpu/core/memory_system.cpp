@@ -110,13 +110,23 @@ void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_
     }
 }
 
+void MemorySystem::send_run(const Request& first, const LineAccess* lines, size_t n, uint64_t at) {
+    if (n == 0) return;
+    // Linked last to first, so that each request knows the one after it.
+    uint32_t next = 0;
+    for (size_t i = n; i-- > 0;) {
+        Request r = first;
+        r.line = lines[i].line;
+        r.sectors = lines[i].sectors;
+        r.next_in_run = next;
+        next = new_request(r) + 1;
+    }
+    events_.push(at, {EventKind::L2ArriveRun, next - 1});
+}
+
 void MemorySystem::bulk_load(
     uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now) {
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t slot =
-            new_request({lines[i].line, lines[i].sectors, false, sm, token, false, 0});
-        events_.push(now + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
-    }
+    send_run({0, 0, false, sm, token, false, 0}, lines, n, now + gpu_.l2.crossbar_latency);
 }
 
 void MemorySystem::multicast_load(const std::vector<LoadReturn>& receivers,
@@ -134,24 +144,27 @@ void MemorySystem::multicast_load(const std::vector<LoadReturn>& receivers,
     }
     multicasts_[group].receivers = receivers;
     multicasts_[group].lines_left = n;
-    for (size_t i = 0; i < n; ++i) {
-        Request r{lines[i].line, lines[i].sectors, false, receivers.front().sm, 0, false, 0};
-        r.multicast = group;
-        events_.push(now + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, new_request(r)});
-    }
+    Request first{0, 0, false, receivers.front().sm, 0, false, 0};
+    first.multicast = group;
+    send_run(first, lines, n, now + gpu_.l2.crossbar_latency);
 }
 
 void MemorySystem::bulk_store(const LineAccess* lines, size_t n, uint64_t now) {
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t slot = new_request({lines[i].line, lines[i].sectors, true, 0, 0, false, 0});
-        ++stores_in_flight_;
-        events_.push(now + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
-    }
+    stores_in_flight_ += n;
+    send_run({0, 0, true, 0, 0, false, 0}, lines, n, now + gpu_.l2.crossbar_latency);
 }
 
 void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done) {
     if (e.kind == EventKind::L2Arrive) {
         l2_access(e.payload, now);
+        return;
+    }
+    if (e.kind == EventKind::L2ArriveRun) {
+        for (uint32_t slot = e.payload + 1; slot != 0;) {
+            const uint32_t next = requests_[slot - 1].next_in_run;
+            l2_access(slot - 1, now);  // may free the slot
+            slot = next;
+        }
         return;
     }
     SIM_ASSERT(e.kind == EventKind::SmReturn, "memory system got a foreign event");

@@ -82,6 +82,7 @@ class MemorySystem {
         bool l1_miss = false;  ///< holds an L1 miss entry until it returns
         uint32_t next_free = 0;
         uint32_t multicast = kNoMulticast;  ///< index in multicasts_: the line's receivers
+        uint32_t next_in_run = 0;           ///< a bulk copy's next line (slot + 1; 0: none)
     };
     struct Multicast {
         std::vector<LoadReturn> receivers;
@@ -103,6 +104,8 @@ class MemorySystem {
     };
 
     uint32_t new_request(const Request& r);
+    /// Sends a bulk copy's lines to L2 as one event: they leave the SM at the same cycle.
+    void send_run(const Request& first, const LineAccess* lines, size_t n, uint64_t at);
     void free_request(uint32_t slot);
     uint32_t slice_of(uint64_t line) const;
     void l2_access(uint32_t slot, uint64_t now);
