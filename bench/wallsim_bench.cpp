@@ -267,4 +267,34 @@ void BM_GpuKernel(benchmark::State& state) {
 }
 BENCHMARK(BM_GpuKernel)->DenseRange(0, 4)->Iterations(1)->Unit(benchmark::kMillisecond);
 
+// A BF16 GEMM on the cycle-level H100 (tiled wgmma kernel, TMA copies, 2-CTA clusters); its
+// cost is the L2 line requests of the tile copies (counter l2_lines/s).
+//   0: 4096³, every CTA    1: 8192³, sampled (the 10 s target)
+void BM_GemmKernel(benchmark::State& state) {
+    const auto doc = sim::load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml");
+    const auto params = sim::gpu::GpuParams::from_config(sim::ConfigNode::root_of(doc));
+    sim::Op op;
+    op.dtype = sim::DType::BF16;
+    op.kind = sim::OpKind::Gemm;
+    const uint64_t n = state.range(0) == 0 ? 4096 : 8192;
+    sim::GemmParams g;
+    g.m = g.n = g.k = n;
+    g.out_dtype = sim::DType::BF16;
+    op.params = g;
+    const sim::gpu::KernelLaunch kernel = sim::gpu::lower(op, {params.core, params.tensor}).front();
+    sim::gpu::SamplingOptions sampling;
+    sampling.enabled = state.range(0) == 1;
+    sim::gpu::GpuCoreConfig config = params.core;
+    config.clock_hz = params.tensor_clock_hz;
+    double lines = 0;
+    for (auto _ : state) {
+        sim::gpu::GpuCore core(config, params.hbm.core, kernel);
+        const sim::gpu::KernelResult r = core.run(sampling);
+        lines += double(r.memory.l2_read_sectors) / 4;
+    }
+    state.counters["l2_lines/s"] = benchmark::Counter(lines, benchmark::Counter::kIsRate);
+    state.SetLabel(state.range(0) == 0 ? "GEMM 4096^3 bf16, cycle" : "GEMM 8192^3 bf16, sampled");
+}
+BENCHMARK(BM_GemmKernel)->DenseRange(0, 1)->Iterations(1)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();
