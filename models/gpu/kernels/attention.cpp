@@ -2,6 +2,7 @@
 // Convolution as implicit GEMM, and attention fused or naive, on top of the tiled GEMM.
 #include <algorithm>
 
+#include "models/gpu/kernels/block_pipeline.h"
 #include "models/gpu/kernels/gemm.h"
 #include "models/gpu/kernels/kernel_shape.h"
 #include "models/gpu/kernels/program_builder.h"
@@ -73,43 +74,24 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
     // Two MMA shapes: S = QKᵀ (n = BN, Q from shared memory) and O += PV (n = d, P from
     // registers); mma.sync does both as m16n8k16 with fragments from ldmatrix.
     const bool wgmma = g.tensor.family == tensor_core::MmaFamily::Wgmma;
-    using tensor_core::OperandA;
-    const auto cost = [&](uint32_t n, OperandA a) {
-        const auto m = tensor_core::mma_timing(g.tensor, {16, wgmma ? n : 8u, kin}, dtype, false,
-                                               wgmma ? a : OperandA::Registers);
-        return MmaCost{m.interval, m.latency, m.flops};
-    };
-    k.mma[0] = cost(bn, OperandA::SharedMemory);
-    k.mma[1] = cost(d, OperandA::Registers);
+    k.mma[0] = mma_cost(g, bn, dtype, tensor_core::OperandA::SharedMemory);
+    k.mma[1] = mma_cost(g, d, dtype, tensor_core::OperandA::Registers);
     const uint32_t qk_mmas = wgmma ? d / kin : (bn / 8) * (d / kin);
     const uint32_t pv_mmas = wgmma ? bn / kin : (d / 8) * (bn / kin);
 
     ProgramBuilder b;
     const uint8_t s = b.reg(), pr = b.reg(), o = b.reg(), frag = b.reg(), q = b.reg();
     const uint8_t stage = b.regs(stages);
-    const uint32_t tma_parts = wgmma ? 1 : warps;
-    const auto copy = [&](uint8_t stream, uint8_t dst, uint32_t unrolled, bool rotate) {
-        b.tma(stream, dst, tma_parts, unrolled);
-        if (rotate) b.rotating(stages);
-        if (wgmma) b.leader_only();
-    };
-    copy(kQ, q, 0, false);
-    copy(kK, stage, 0, true);
-    copy(kV, stage, 0, true);
-    b.op(Opcode::Ialu, 1, 1, kNoReg, q);
-    if (wgmma) b.leader_only();
-    const uint32_t blocks = static_cast<uint32_t>(k.grid.k_tiles);
-    if (p.causal) {
-        b.triangular_loop(blocks, bm / bn);
-    } else {
-        b.marker(Opcode::LoopBegin, blocks);
-    }
+    BlockPipeline pipe(b, g, warps, stages);
+    pipe.copy(kQ, q, 0, false);
+    pipe.copy(kK, stage, 0, true);
+    pipe.copy(kV, stage, 0, true);
+    pipe.wait(q, false, false);
+    pipe.loop(static_cast<uint32_t>(k.grid.k_tiles), p.causal, bm / bn);
     // Wait for this block's K and V, let every warp see them, prefetch the next block.
-    b.op(Opcode::Ialu, 1, 1, kNoReg, stage).rotating(stages);
-    if (wgmma) b.leader_only();
-    b.bar();
-    copy(kK, stage, 1, true);
-    copy(kV, stage, 1, true);
+    pipe.wait(stage, true, true);
+    pipe.copy(kK, stage, 1, true);
+    pipe.copy(kV, stage, 1, true);
     const uint32_t values = 16 * bn / 32;  // S elements per thread
     const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bn * d * es / 512));
     if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);

@@ -5,6 +5,7 @@
 // = dS·K, which it adds into an FP32 dQ in memory (a TMA reduce-add; FA2 uses atomics).
 #include <algorithm>
 
+#include "models/gpu/kernels/block_pipeline.h"
 #include "models/gpu/kernels/gemm.h"
 #include "models/gpu/kernels/kernel_shape.h"
 #include "models/gpu/kernels/program_builder.h"
@@ -62,13 +63,8 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     // Two MMA shapes, both n = 64: an operand from shared memory (S, dP, dQ) or from registers
     // (dV and dK take P and dS from the accumulators); mma.sync does both as m16n8k16.
     const bool wgmma = g.tensor.family == tensor_core::MmaFamily::Wgmma;
-    const auto cost = [&](OperandA a) {
-        const auto m = tensor_core::mma_timing(g.tensor, {16, wgmma ? 64u : 8u, kin}, dtype, false,
-                                               wgmma ? a : OperandA::Registers);
-        return MmaCost{m.interval, m.latency, m.flops};
-    };
-    k.mma[0] = cost(OperandA::SharedMemory);
-    k.mma[1] = cost(OperandA::Registers);
+    k.mma[0] = mma_cost(g, 64, dtype, OperandA::SharedMemory);
+    k.mma[1] = mma_cost(g, 64, dtype, OperandA::Registers);
     // Each of the five products is 2·bq·bkv·d FLOPs per step, spread over the warps.
     const double product = 2.0 * bq * bkv * d;
     const auto mmas = [&](uint8_t kind) {
@@ -78,32 +74,19 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     ProgramBuilder b;
     const uint8_t s = b.reg(), dp = b.reg(), acc = b.reg(), frag = b.reg(), kv = b.reg();
     const uint8_t stage = b.regs(stages);
-    const uint32_t tma_parts = wgmma ? 1 : warps;
-    const auto copy = [&](uint8_t stream, uint8_t dst, uint32_t unrolled, bool rotate) {
-        b.tma(stream, dst, tma_parts, unrolled);
-        if (rotate) b.rotating(stages);
-        if (wgmma) b.leader_only();
-    };
-    copy(kK, kv, 0, false);
-    copy(kV, kv, 0, false);
-    copy(kQ, stage, 0, true);
-    copy(kDo, stage, 0, true);
-    b.op(Opcode::Ialu, 1, 1, kNoReg, kv);
-    if (wgmma) b.leader_only();
-    const uint32_t blocks = static_cast<uint32_t>(k.grid.k_tiles);
+    BlockPipeline pipe(b, g, warps, stages);
+    pipe.copy(kK, kv, 0, false);
+    pipe.copy(kV, kv, 0, false);
+    pipe.copy(kQ, stage, 0, true);
+    pipe.copy(kDo, stage, 0, true);
+    pipe.wait(kv, false, false);
     // Causal: KV block j needs the query blocks at or after the diagonal, (n - j)·bkv/bq of
     // them. The grid walks the KV blocks mirrored (CTA m holds block n - 1 - m), so the
     // engine's triangular loop, (m + 1)·bkv/bq trips, gives each CTA its count.
-    if (p.causal) {
-        b.triangular_loop(blocks, bkv / bq);
-    } else {
-        b.marker(Opcode::LoopBegin, blocks);
-    }
-    b.op(Opcode::Ialu, 1, 1, kNoReg, stage).rotating(stages);
-    if (wgmma) b.leader_only();
-    b.bar();
-    copy(kQ, stage, 1, true);
-    copy(kDo, stage, 1, true);
+    pipe.loop(static_cast<uint32_t>(k.grid.k_tiles), p.causal, bkv / bq);
+    pipe.wait(stage, true, true);
+    pipe.copy(kQ, stage, 1, true);
+    pipe.copy(kDo, stage, 1, true);
     const uint32_t values = bq * bkv / (warps * 32);  // S elements per thread
     const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bkv * d * es / 512));
     if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
