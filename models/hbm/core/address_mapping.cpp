@@ -162,12 +162,17 @@ AddressParts AddressMapping::decode(uint64_t addr) const {
         if (partition_digits_end_ == digits_.size()) above_partitions = v;
         // One index over all partitions, rotated by the address above them (a bijection:
         // within one value of the upper address, every partition appears once).
-        const uint64_t pcs = shape_.pseudo_channels, channels = shape_.channels;
-        uint64_t index = value[PseudoChannel] + pcs * (value[Channel] + channels * value[Stack]);
-        index = (index + above_partitions % partitions_) % partitions_;
-        value[PseudoChannel] = index % pcs;
-        value[Channel] = index / pcs % channels;
-        value[Stack] = index / pcs / channels;
+        const auto rotation = static_cast<uint32_t>(above_partitions % partitions_);
+        if (rotation != 0) {
+            const uint32_t pcs = shape_.pseudo_channels, channels = shape_.channels;
+            auto index = static_cast<uint32_t>(value[PseudoChannel] +
+                                               pcs * (value[Channel] + channels * value[Stack]));
+            index += rotation;
+            if (index >= partitions_) index -= partitions_;
+            value[PseudoChannel] = index % pcs;
+            value[Channel] = index / pcs % channels;
+            value[Stack] = index / pcs / channels;
+        }
     }
     p.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);
     p.channel = static_cast<uint32_t>(value[Channel]);

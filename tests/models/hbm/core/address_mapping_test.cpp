@@ -67,13 +67,22 @@ TEST(AddressMapping, EveryBurstOfTheCapacityIsDistinct) {
 TEST(AddressMapping, PartitionSkewKeepsEveryBurstDistinct) {
     MappingShape s = small();
     s.rows = 3;
-    const AddressMapping m(s, kLayout, true, true);
-    std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t>> seen;
-    for (uint64_t a = 0; a < m.capacity(); a += s.access_bytes) {
-        const AddressParts p = m.decode(a);
-        seen.insert({p.stack, p.channel, p.pseudo_channel, p.bank_group, p.bank, p.row, p.column});
+    // The partition fields low, high (just under the row) and split around the banks.
+    const std::vector<std::vector<std::string>> layouts{
+        kLayout,
+        {"offset", "column", "bank_group", "bank", "pseudo_channel", "channel", "stack", "row"},
+        {"offset", "pseudo_channel", "column", "bank_group", "channel", "bank", "stack", "row"}};
+    for (const auto& layout : layouts) {
+        const AddressMapping m(s, layout, true, true);
+        std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t>>
+            seen;
+        for (uint64_t a = 0; a < m.capacity(); a += s.access_bytes) {
+            const AddressParts p = m.decode(a);
+            seen.insert(
+                {p.stack, p.channel, p.pseudo_channel, p.bank_group, p.bank, p.row, p.column});
+        }
+        EXPECT_EQ(seen.size(), m.capacity() / s.access_bytes) << layout[1];
     }
-    EXPECT_EQ(seen.size(), m.capacity() / s.access_bytes);
 }
 
 TEST(AddressMapping, PartitionSkewSpreadsAColumnWalkOverEveryPartition) {
