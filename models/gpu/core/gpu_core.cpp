@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace sim::gpu {
 
@@ -61,6 +62,11 @@ GpuCore::GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, con
     if (occupancy_.ctas_per_sm == 0) {
         throw std::invalid_argument("kernel " + k.name + " does not fit on an SM: not enough " +
                                     occupancy_.limiter + " for one CTA");
+    }
+    if (uint64_t{config_.sm_count} * occupancy_.ctas_per_sm < kernel_.cluster) {
+        throw std::invalid_argument("kernel " + k.name + ": a cluster of " +
+                                    std::to_string(kernel_.cluster) +
+                                    " CTAs needs as many CTA slots on the GPU");
     }
     sms_.reserve(config_.sm_count);
     for (uint32_t i = 0; i < config_.sm_count; ++i) {

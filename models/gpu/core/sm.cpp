@@ -147,6 +147,9 @@ void Sm::advance_control(Warp& w) {
                 if (in.triangular) {
                     const uint64_t diagonal = (kernel_.grid.of(w.cta).m + 1) * in.chains;
                     trips = static_cast<uint32_t>(std::min<uint64_t>(trips, diagonal));
+                } else if (in.from_diagonal) {
+                    const uint64_t skipped = kernel_.grid.of(w.cta).m * in.chains;
+                    trips = skipped < trips ? static_cast<uint32_t>(trips - skipped) : 1;
                 }
                 w.loops[w.depth++] = {w.pc + 1, trips, 0};
                 ++w.pc;

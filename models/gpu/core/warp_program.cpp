@@ -85,7 +85,7 @@ void tile_lines(const AddressStream& s,
         switch (a) {
             case AddressStream::Axis::M: return c.m;
             case AddressStream::Axis::N: return c.n;
-            case AddressStream::Axis::K: return iteration;
+            case AddressStream::Axis::K: return iteration + c.m * s.diagonal_step;
             default: return 0;
         }
     };
@@ -166,7 +166,12 @@ void KernelLaunch::validate() const {
         fail("the grid must be whole clusters of 1..16 CTAs");
     int loops = 0;
     int regions = 0;
+    bool multicast = false, causal_loop = false;
     for (const Instr& in : program) {
+        multicast |= in.multicast;
+        causal_loop |= in.triangular || in.from_diagonal;
+        // A cluster's members must issue the same multicast copies in the same order.
+        if (in.multicast && regions > 0) fail("a multicast copy inside a divergent region");
         for (uint8_t r : {in.dst, in.src[0], in.src[1]}) {
             if (r != kNoReg && r + std::max<uint32_t>(in.rotate, 1) > kMaxRegs)
                 fail("register out of range");
@@ -192,7 +197,10 @@ void KernelLaunch::validate() const {
                 break;
             case Opcode::LoopBegin:
                 if (in.count == 0) fail("a loop must run at least once");
-                if (in.triangular && in.chains == 0) fail("a triangular loop needs a step");
+                if ((in.triangular || in.from_diagonal) && in.chains == 0)
+                    fail("a triangular loop needs a step");
+                if (in.triangular && in.from_diagonal)
+                    fail("a loop runs up to the diagonal or from it, not both");
                 if (++loops > 2) fail("loops nest at most two deep");
                 break;
             case Opcode::LoopEnd:
@@ -212,6 +220,8 @@ void KernelLaunch::validate() const {
         }
     }
     if (loops != 0) fail("unterminated loop");
+    if (multicast && causal_loop)
+        fail("multicast copies in a kernel whose loops depend on the CTA's tile");
     if (regions != 0) fail("unterminated divergent region");
     for (const AddressStream& s : streams) {
         if (s.access_bytes == 0 || s.access_bytes > 16 || (s.access_bytes & (s.access_bytes - 1)))

@@ -61,6 +61,10 @@ struct Instr {
     /// LoopBegin: a causal loop, trips = min(count, (the CTA's M tile + 1) x chains) (the KV
     /// blocks at or below a query block's diagonal).
     bool triangular = false;
+    /// LoopBegin: the other causal loop, from the diagonal to the end: trips = count - the
+    /// CTA's M tile x chains (the query blocks at or after a KV block's diagonal; streams
+    /// with diagonal_step start there).
+    bool from_diagonal = false;
     /// Tma: TMA multicast. The tile is the same for every CTA of the kernel's cluster; it is
     /// read from L2 once, when the last member issues it, and lands in every member's buffer.
     bool multicast = false;
@@ -96,6 +100,9 @@ struct AddressStream {
     // batch_bytes apart.
     Axis row_axis = Axis::M, col_axis = Axis::K;
     uint64_t tile_rows = 0, tile_row_bytes = 0;
+    /// Tile: the K coordinate starts at the CTA's M tile x diagonal_step (0: at 0), for a loop
+    /// that walks from the diagonal (Instr::from_diagonal).
+    uint64_t diagonal_step = 0;
     uint64_t matrix_rows = 0, row_bytes = 0;  ///< the matrix (row_bytes is also the row pitch)
     uint64_t batch_bytes = 0;
     /// An implicit-GEMM convolution's A (TMA's im2col mode): row r of the M x K matrix is

@@ -59,6 +59,10 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     k.streams.push_back(rows_stream("dK", space, bh, kv_seq, d * es, Axis::M, bkv));
     k.streams.push_back(rows_stream("dV", space, bh, kv_seq, d * es, Axis::M, bkv));
     constexpr uint8_t kK = 0, kV = 1, kQ = 2, kDo = 3, kDq = 4, kDk = 5, kDv = 6;
+    if (p.causal) {
+        for (uint8_t stream : {kQ, kDo, kDq})
+            k.streams[stream].diagonal_step = bkv / bq;
+    }
 
     // Two MMA shapes, both n = 64: an operand from shared memory (S, dP, dQ) or from registers
     // (dV and dK take P and dS from the accumulators); mma.sync does both as m16n8k16.
@@ -72,7 +76,8 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     };
 
     ProgramBuilder b;
-    const uint8_t s = b.reg(), dp = b.reg(), acc = b.reg(), frag = b.reg(), kv = b.reg();
+    const uint8_t s = b.reg(), dp = b.reg(), dv = b.reg(), dk = b.reg(), frag = b.reg();
+    const uint8_t kv = b.reg();
     const uint8_t stage = b.regs(stages);
     BlockPipeline pipe(b, g, warps, stages);
     pipe.copy(kK, kv, 0, false);
@@ -80,25 +85,24 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     pipe.copy(kQ, stage, 0, true);
     pipe.copy(kDo, stage, 0, true);
     pipe.wait(kv, false, false);
-    // Causal: KV block j needs the query blocks at or after the diagonal, (n - j)·bkv/bq of
-    // them. The grid walks the KV blocks mirrored (CTA m holds block n - 1 - m), so the
-    // engine's triangular loop, (m + 1)·bkv/bq trips, gives each CTA its count.
-    pipe.loop(static_cast<uint32_t>(k.grid.k_tiles), p.causal, bkv / bq);
+    // Causal: the CTA of KV block m walks the query blocks from its diagonal (m·bkv/bq) to the
+    // end; block 0, the longest, is launched first, as FA2's grid does.
+    pipe.loop(static_cast<uint32_t>(k.grid.k_tiles), p.causal, bkv / bq, true);
     pipe.wait(stage, true, true);
     pipe.copy(kQ, stage, 1, true);
     pipe.copy(kDo, stage, 1, true);
     const uint32_t values = bq * bkv / (warps * 32);  // S elements per thread
     const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bkv * d * es / 512));
     if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
-    b.op(Opcode::Mma, mmas(0), mmas(0), s, wgmma ? kv : frag);     // S = Q·Kᵀ
-    b.op(Opcode::Ffma, values, values, s, s);                      // S·scale - lse
-    b.op(Opcode::Sfu, values, values, s, s);                       // P = exp(..)
-    b.op(Opcode::Mma, mmas(0), mmas(0), dp, wgmma ? kv : frag);    // dP = dO·Vᵀ
-    b.op(Opcode::Falu, 2 * values, values, dp, dp, s);             // dS = P (dP - D)
-    b.op(Opcode::Mma, mmas(1), mmas(1), acc, s, acc).mma_kind(1);  // dV += Pᵀ·dO
+    b.op(Opcode::Mma, mmas(0), mmas(0), s, wgmma ? kv : frag);   // S = Q·Kᵀ
+    b.op(Opcode::Ffma, values, values, s, s);                    // S·scale - lse
+    b.op(Opcode::Sfu, values, values, s, s);                     // P = exp(..)
+    b.op(Opcode::Mma, mmas(0), mmas(0), dp, wgmma ? kv : frag);  // dP = dO·Vᵀ
+    b.op(Opcode::Falu, 2 * values, values, dp, dp, s);           // dS = P (dP - D)
+    b.op(Opcode::Mma, mmas(1), mmas(1), dv, s, dv).mma_kind(1);  // dV += Pᵀ·dO
     b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(values * es / 16)), 1, kNoReg, dp);
-    b.bar();                                                        // dS in shared memory
-    b.op(Opcode::Mma, mmas(1), mmas(1), acc, dp, acc).mma_kind(1);  // dK += dSᵀ·Q
+    b.bar();                                                      // dS in shared memory
+    b.op(Opcode::Mma, mmas(1), mmas(1), dk, dp, dk).mma_kind(1);  // dK += dSᵀ·Q
     if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
     b.op(Opcode::Mma, mmas(0), mmas(0), frag, dp);  // dQ = dS·K
     const uint32_t dq_values = bq * d / (warps * 32);
@@ -108,8 +112,11 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     b.marker(Opcode::LoopEnd);
     // Epilogue: scale dK, convert dK and dV, stage them in shared memory, store both.
     const uint32_t outputs = bkv * d / (warps * 32);
-    b.op(Opcode::Falu, 2 * outputs, 2 * outputs, acc, acc);
-    b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(2 * outputs * es / 16)), 1, kNoReg, acc);
+    const uint32_t stores = std::max<uint32_t>(1, uint32_t(outputs * es / 16));
+    b.op(Opcode::Falu, outputs, outputs, dk, dk);
+    b.op(Opcode::Falu, outputs, outputs, dv, dv);
+    b.op(Opcode::Sts, stores, 1, kNoReg, dk);
+    b.op(Opcode::Sts, stores, 1, kNoReg, dv);
     b.bar();
     b.tma_store(kDk, 1).leader_only();
     b.tma_store(kDv, 1).leader_only();

@@ -29,7 +29,6 @@ class BlockPipeline {
           warps_(warps),
           stages_(stages) {}
 
-    bool tma() const { return tma_; }
     /// Copies the block of `stream` for iteration + unrolled into dst (a stage register, rotated
     /// by the iteration, when rotate).
     void copy(uint8_t stream, uint8_t dst, uint32_t unrolled, bool rotate) {
@@ -44,12 +43,15 @@ class BlockPipeline {
         if (tma_) b_.leader_only();
         if (barrier) b_.bar();
     }
-    /// The loop over `blocks`; causal: the triangular loop of (M tile + 1)·step trips.
-    void loop(uint32_t blocks, bool causal, uint32_t step) {
-        if (causal) {
-            b_.triangular_loop(blocks, step);
-        } else {
+    /// The loop over `blocks`. Causal: up to the diagonal, (M tile + 1)·step trips, or (when
+    /// from_diagonal) from it to the end, blocks - M tile·step trips.
+    void loop(uint32_t blocks, bool causal, uint32_t step, bool from_diagonal = false) {
+        if (!causal) {
             b_.marker(Opcode::LoopBegin, blocks);
+        } else if (from_diagonal) {
+            b_.from_diagonal_loop(blocks, step);
+        } else {
+            b_.triangular_loop(blocks, step);
         }
     }
 

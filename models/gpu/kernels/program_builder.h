@@ -119,6 +119,13 @@ class ProgramBuilder {
         program_.back().triangular = true;
         return *this;
     }
+    /// A loop of count - (the CTA's M tile x step) trips: from the diagonal to the end.
+    ProgramBuilder& from_diagonal_loop(uint32_t count, uint32_t step) {
+        marker(Opcode::LoopBegin, count);
+        program_.back().chains = step;
+        program_.back().from_diagonal = true;
+        return *this;
+    }
     /// `count` consecutive fresh registers; returns the first.
     uint8_t regs(uint32_t count) {
         const uint8_t first = reg();

@@ -255,6 +255,55 @@ TEST(Attention, FlashBackwardDoesFiveProductsAndSkipsTheBlocksAboveTheDiagonal) 
     EXPECT_LT(double(causal.cycles), 0.7 * double(full.cycles));
 }
 
+TEST(Attention, CausalBackwardWalksEachKvBlockFromItsDiagonal) {
+    const GpuParams p = small_h100(8);
+    // 192 rows: K/V blocks of 128 rows (0, 1), query blocks of 64 (0, 1, 2). Block 0 needs
+    // query blocks 0-2, block 1 (rows 128-191) only block 2.
+    const AttentionParams a{1, 1, 192, 192, 128, true, true, true};
+    AddressSpace space;
+    const KernelLaunch k = flash_attention_backward_kernel(a, DType::BF16, target_of(p), space);
+    const KernelResult r = run_kernel(p, k);
+    EXPECT_DOUBLE_EQ(r.sm.tensor_flops, 4 * 10.0 * 64 * 128 * 128);
+    // Block 1's first query block is block 2: rows 128-191 of Q (stream 2).
+    std::vector<LineAccess> lines;
+    ASSERT_EQ(k.grid.of(1).m, 1u);
+    tile_lines(k.streams[2], k.grid, 1, 0, 0, 1, lines);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines.front().line, k.streams[2].base + 128 * 128 * 2);
+}
+
+TEST(GemmKernel, AClusterNeedsAsManyCtaSlotsAndItsMulticastsAFixedSchedule) {
+    const GpuParams one = small_h100(1);
+    GemmProblem g;
+    g.m = g.n = 1024;
+    g.k = 512;
+    GemmTile t = choose_gemm_tile(g, target_of(one));
+    t.cluster = 2;
+    t.stages = 4;
+    AddressSpace space;
+    KernelLaunch k = gemm_kernel(g, t, target_of(one), space);
+    k.shared_bytes_per_cta = 200 * 1024;  // one CTA per SM: one slot on a one-SM GPU
+    const auto error_of = [](const auto& f) -> std::string {
+        try {
+            f();
+        } catch (const std::invalid_argument& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_NE(error_of([&] { GpuCore(one.core, one.hbm.core, k); }).find("CTA slots"),
+              std::string::npos);
+    // Members on different M tiles would run a causal loop a different number of times.
+    k.program.insert(k.program.begin(), Instr{});
+    k.program.front().op = Opcode::LoopBegin;
+    k.program.front().count = 2;
+    k.program.front().chains = 1;
+    k.program.front().triangular = true;
+    k.program.insert(k.program.end() - 1, Instr{});
+    (k.program.end() - 2)->op = Opcode::LoopEnd;
+    EXPECT_NE(error_of([&] { k.validate(); }).find("multicast"), std::string::npos);
+}
+
 TEST(Attention, NaiveAttentionIsThreeKernelsThroughHbm) {
     const GpuParams p = testing::gpu_preset("h100");
     const AttentionParams a{1, 8, 1024, 1024, 128, false, false};
