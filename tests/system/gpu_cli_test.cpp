@@ -95,6 +95,26 @@ TEST(GpuCli, SameTraceSameStats) {
     EXPECT_EQ(a["models"], b["models"]);
 }
 
+TEST(GpuCli, TensorKernelsAreDeterministic) {
+    // A GEMM on H100's wgmma path and a causal attention backward: two runs give the same
+    // kernels.csv and stats.
+    TempDir dir;
+    const std::string trace =
+        write_trace(dir,
+                    "  - {name: g, kind: gemm, m: 2048, n: 2048, k: 1024, dtype: bf16}\n"
+                    "  - {name: bwd, kind: attention, batch: 1, heads: 4, seq: 1024, head_dim: 64, "
+                    "causal: true, backward: true, dtype: bf16}\n");
+    for (const char* out : {"a", "b"}) {
+        const auto r = wallsim("run --hw configs/hw/h100.yaml --no-progress --trace " + trace +
+                                   " --out " + (dir.path() / out).string(),
+                               dir);
+        ASSERT_EQ(r.code, 0) << r.err;
+    }
+    EXPECT_EQ(slurp(dir.path() / "a" / "kernels.csv"), slurp(dir.path() / "b" / "kernels.csv"));
+    EXPECT_EQ(slurp(dir.path() / "a" / "stats.json"), slurp(dir.path() / "b" / "stats.json"));
+    EXPECT_THAT(slurp(dir.path() / "a" / "ops.csv"), HasSubstr("bwd,attention"));
+}
+
 TEST(GpuCli, BadKernelHintsAreBadInput) {
     TempDir dir;
     const auto run = [&](const std::string& hints) {
