@@ -105,6 +105,34 @@ TEST(GemmTile, AmpereTilesKeepTwoWarpsPerScheduler) {
     EXPECT_GE(occupancy_of(a.core.sm, k).ctas_per_sm * t.warps, 2 * a.core.sm.sub_partitions);
 }
 
+TEST(GemmTile, OneMmaSyncWarpPerSchedulerLeavesTheTensorCoresIdle) {
+    // What the rule above avoids, measured: on an 8-SM A100, a 64 x 128 tile (4 warps, one CTA
+    // per SM) against a 128 x 128 one with two CTAs per SM, both with every SM busy.
+    const GpuParams a = testing::gpu_preset(
+        "a100", {"sm.count=8", "hbm.stacks=1", "hbm.capacity=16GB", "l2.size=4MB", "l2.slices=8"});
+    GemmProblem g;
+    g.m = g.n = 1024;
+    g.k = 2048;
+    const auto rate = [&](uint32_t bm, uint32_t bn, uint32_t warps, uint32_t shared) {
+        GemmTile t;
+        t.bm = bm;
+        t.bn = bn;
+        t.bk = 64;
+        t.stages = 3;
+        t.warps = warps;
+        AddressSpace space;
+        KernelLaunch k = gemm_kernel(g, t, target_of(a), space);
+        k.shared_bytes_per_cta = shared;
+        const KernelResult r = run_kernel(a, k);
+        return r.sm.tensor_flops / double(r.cycles);
+    };
+    const double one_warp = rate(64, 128, 4, 100 * 1024);   // 1 CTA per SM: 1 warp/scheduler
+    const double two_warps = rate(128, 128, 4, 80 * 1024);  // 2 CTAs per SM: 2 warps/scheduler
+    RecordProperty("one_warp", std::to_string(one_warp));
+    RecordProperty("two_warps", std::to_string(two_warps));
+    EXPECT_LT(one_warp, 0.8 * two_warps);
+}
+
 TEST(GemmKernel, FollowsTheGenerationsInstructionsAndRejectsMissingPrecisions) {
     const GpuParams h = testing::gpu_preset("h100");
     const GpuParams a = testing::gpu_preset("a100");
