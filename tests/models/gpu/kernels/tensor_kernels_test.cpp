@@ -14,6 +14,15 @@ namespace {
 
 using testing::small_h100;
 
+/// A BF16 GEMM problem of m x n x k.
+GemmProblem gemm_of(uint64_t m, uint64_t n, uint64_t k) {
+    GemmProblem g;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    return g;
+}
+
 GpuTarget target_of(const GpuParams& p) {
     return {p.core, p.tensor};
 }
@@ -96,9 +105,7 @@ TEST(GemmTile, AmpereTilesKeepTwoWarpsPerScheduler) {
     // A 64 x 128 tile would cut wave quantisation for this GEMM, but one such CTA fits per A100
     // SM: one warp per scheduler, whose ldmatrix loads then stall its own MMAs.
     const GpuParams a = testing::gpu_preset("a100");
-    GemmProblem g;
-    g.m = g.n = 4096;
-    g.k = 11008;
+    const GemmProblem g = gemm_of(4096, 4096, 11008);
     const GemmTile t = choose_gemm_tile(g, target_of(a));
     AddressSpace space;
     const KernelLaunch k = gemm_kernel(g, t, target_of(a), space);
@@ -110,9 +117,7 @@ TEST(GemmTile, OneMmaSyncWarpPerSchedulerLeavesTheTensorCoresIdle) {
     // per SM) against a 128 x 128 one with two CTAs per SM, both with every SM busy.
     const GpuParams a = testing::gpu_preset(
         "a100", {"sm.count=8", "hbm.stacks=1", "hbm.capacity=16GB", "l2.size=4MB", "l2.slices=8"});
-    GemmProblem g;
-    g.m = g.n = 1024;
-    g.k = 2048;
+    const GemmProblem g = gemm_of(1024, 1024, 2048);
     const auto rate = [&](uint32_t bm, uint32_t bn, uint32_t warps, uint32_t shared) {
         GemmTile t;
         t.bm = bm;
@@ -164,10 +169,7 @@ TEST(GemmKernel, FollowsTheGenerationsInstructionsAndRejectsMissingPrecisions) {
 
 TEST(GemmKernel, CountsExactlyTheGemmsFlopsAndReadsEachOperandFromDramOnce) {
     const GpuParams p = small_h100(8);
-    GemmProblem g;
-    g.m = 1024;
-    g.n = 1024;
-    g.k = 512;
+    const GemmProblem g = gemm_of(1024, 1024, 512);
     AddressSpace space;
     const KernelLaunch k = gemm_kernel(g, choose_gemm_tile(g, target_of(p)), target_of(p), space);
     const KernelResult r = run_kernel(p, k);
@@ -183,9 +185,7 @@ TEST(GemmKernel, CountsExactlyTheGemmsFlopsAndReadsEachOperandFromDramOnce) {
 
 TEST(GemmKernel, AClusterMulticastsItsSharedBTileAndReadsItFromL2Once) {
     const GpuParams p = small_h100(8);
-    GemmProblem g;
-    g.m = g.n = 1024;
-    g.k = 512;
+    const GemmProblem g = gemm_of(1024, 1024, 512);
     GemmTile t = choose_gemm_tile(g, target_of(p));
     t.cluster = 1;
     AddressSpace space;
@@ -205,8 +205,7 @@ TEST(GemmKernel, AClusterMulticastsItsSharedBTileAndReadsItFromL2Once) {
 }
 
 TEST(GemmKernel, HopperPicksClustersWhenL2BandwidthLimitsAndAmpereHasNone) {
-    GemmProblem g;
-    g.m = g.n = g.k = 8192;
+    const GemmProblem g = gemm_of(8192, 8192, 8192);
     const GpuParams h = testing::gpu_preset("h100");
     const GpuParams a = testing::gpu_preset("a100");
     EXPECT_EQ(choose_gemm_tile(g, target_of(h)).cluster, 2u);
@@ -219,9 +218,7 @@ TEST(GemmKernel, HopperPicksClustersWhenL2BandwidthLimitsAndAmpereHasNone) {
 
 TEST(GemmKernel, AMulticastCopyMustShareItsTileAcrossTheCluster) {
     const GpuParams p = small_h100(8);
-    GemmProblem g;
-    g.m = g.n = 1024;
-    g.k = 512;
+    const GemmProblem g = gemm_of(1024, 1024, 512);
     GemmTile t = choose_gemm_tile(g, target_of(p));
     t.cluster = 2;
     AddressSpace space;
@@ -238,9 +235,7 @@ TEST(GemmKernel, AMulticastCopyMustShareItsTileAcrossTheCluster) {
 
 TEST(GemmKernel, TwoToFourSparsityIsFaster) {
     const GpuParams p = small_h100(8);
-    GemmProblem g;
-    g.m = g.n = 1024;
-    g.k = 1024;
+    const GemmProblem g = gemm_of(1024, 1024, 1024);
     GemmProblem s = g;
     s.sparse = true;
     AddressSpace space;
@@ -302,9 +297,7 @@ TEST(Attention, CausalBackwardWalksEachKvBlockFromItsDiagonal) {
 
 TEST(GemmKernel, AClusterNeedsAsManyCtaSlotsAndItsMulticastsAFixedSchedule) {
     const GpuParams one = small_h100(1);
-    GemmProblem g;
-    g.m = g.n = 1024;
-    g.k = 512;
+    const GemmProblem g = gemm_of(1024, 1024, 512);
     GemmTile t = choose_gemm_tile(g, target_of(one));
     t.cluster = 2;
     t.stages = 4;
