@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one calendar of the cycle-level GPU, in SM clock cycles: SM wake-ups and the memory
 // requests travelling between SMs and L2 slices. An event is a kind and a 29-bit payload (an
-// SM index or a request slot), packed into the calendar's 32-bit id. Pure C++.
+// SM index, a request slot or a bulk copy), packed into the calendar's 32-bit id. Pure C++.
 #pragma once
 
 #include <cstdint>
@@ -12,11 +12,11 @@
 namespace sim::gpu {
 
 enum class EventKind : uint8_t {
-    SmWake,       ///< payload: SM index
-    L2Arrive,     ///< payload: request slot; the request reaches its L2 slice
-    L2ArriveRun,  ///< payload: the first request slot of a bulk copy's lines, which reach
-                  ///< their L2 slices together, in order
-    SmReturn,     ///< payload: request slot; the data reaches the SM's L1
+    SmWake,        ///< payload: SM index
+    L2Arrive,      ///< payload: request slot; the request reaches its L2 slice
+    L2ArriveCopy,  ///< payload: a bulk copy, whose lines reach their L2 slices together
+    SmReturn,      ///< payload: request slot; the data reaches the SM's L1
+    CopyReturn,    ///< payload: a bulk copy, whose last line reaches the SM(s)
 };
 
 struct Event {

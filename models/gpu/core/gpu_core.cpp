@@ -196,7 +196,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
             memory_.on_event(e, now, returns);
         }
         for (const LoadReturn& lr : returns) {
-            sms_[lr.sm]->load_returned(lr.token, now);
+            sms_[lr.sm]->load_returned(lr.token, lr.lines, now);
             if (!is_touched[lr.sm]) {
                 is_touched[lr.sm] = 1;
                 touched.push_back(lr.sm);

@@ -10,6 +10,7 @@ namespace sim::gpu {
 namespace {
 constexpr uint32_t kNoSlot = ~0u;
 constexpr uint32_t kSector = GpuCoreConfig::kSectorBytes;
+constexpr uint64_t kNotHeld = ~0ULL;  ///< l2_read: the line waits on DRAM
 
 uint32_t sector_count(uint8_t sectors) {
     return static_cast<uint32_t>(__builtin_popcount(sectors));
@@ -84,7 +85,7 @@ void MemorySystem::load(
         counters_.l1_sectors += sectors;
         const uint8_t hit = l1_[sm].lookup(a.line, a.sectors);
         counters_.l1_hit_sectors += sector_count(hit);
-        const uint32_t slot = new_request({a.line, a.sectors, false, sm, token, false, 0});
+        const uint32_t slot = new_request({a.line, a.sectors, false, sm, token, false});
         if (hit == a.sectors) {
             events_.push(start + gpu_.l1.hit_latency, {EventKind::SmReturn, slot});
             continue;
@@ -104,114 +105,137 @@ void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_
             start + std::max<uint64_t>(
                         1, ceil_div(sector_count(a.sectors) * kSector, gpu_.l1.bytes_per_clock));
         l1_[sm].invalidate(a.line);
-        const uint32_t slot = new_request({a.line, a.sectors, true, sm, 0, false, 0});
+        const uint32_t slot = new_request({a.line, a.sectors, true, sm, 0, false});
         ++stores_in_flight_;
         events_.push(start + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
     }
 }
 
-void MemorySystem::send_run(const Request& first, const LineAccess* lines, size_t n, uint64_t at) {
+void MemorySystem::send_copy(
+    std::vector<LoadReturn> receivers, bool write, const LineAccess* lines, size_t n, uint64_t at) {
     if (n == 0) return;
-    // Linked last to first, so that each request knows the one after it.
-    uint32_t next = 0;
-    for (size_t i = n; i-- > 0;) {
-        Request r = first;
-        r.line = lines[i].line;
-        r.sectors = lines[i].sectors;
-        r.next_in_run = next;
-        next = new_request(r) + 1;
+    uint32_t index;
+    if (free_copies_.empty()) {
+        index = static_cast<uint32_t>(copies_.size());
+        copies_.emplace_back();
+    } else {
+        index = free_copies_.back();
+        free_copies_.pop_back();
     }
-    events_.push(at, {EventKind::L2ArriveRun, next - 1});
+    Copy& c = copies_[index];
+    c.lines.assign(lines, lines + n);
+    c.receivers = std::move(receivers);
+    c.write = write;
+    c.lines_left = write ? 0 : static_cast<uint32_t>(n);
+    c.back_at = 0;
+    events_.push(at, {EventKind::L2ArriveCopy, index});
 }
 
 void MemorySystem::bulk_load(
     uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now) {
-    send_run({0, 0, false, sm, token, false, 0}, lines, n, now + gpu_.l2.crossbar_latency);
+    send_copy({{sm, token, static_cast<uint32_t>(n)}}, false, lines, n,
+              now + gpu_.l2.crossbar_latency);
 }
 
 void MemorySystem::multicast_load(const std::vector<LoadReturn>& receivers,
                                   const LineAccess* lines,
                                   size_t n,
                                   uint64_t now) {
-    if (n == 0) return;
-    uint32_t group;
-    if (free_multicasts_.empty()) {
-        group = static_cast<uint32_t>(multicasts_.size());
-        multicasts_.emplace_back();
-    } else {
-        group = free_multicasts_.back();
-        free_multicasts_.pop_back();
-    }
-    multicasts_[group].receivers = receivers;
-    multicasts_[group].lines_left = n;
-    Request first{0, 0, false, receivers.front().sm, 0, false, 0};
-    first.multicast = group;
-    send_run(first, lines, n, now + gpu_.l2.crossbar_latency);
+    std::vector<LoadReturn> all = receivers;
+    for (LoadReturn& r : all)
+        r.lines = static_cast<uint32_t>(n);
+    send_copy(std::move(all), false, lines, n, now + gpu_.l2.crossbar_latency);
 }
 
 void MemorySystem::bulk_store(const LineAccess* lines, size_t n, uint64_t now) {
     stores_in_flight_ += n;
-    send_run({0, 0, true, 0, 0, false, 0}, lines, n, now + gpu_.l2.crossbar_latency);
+    send_copy({}, true, lines, n, now + gpu_.l2.crossbar_latency);
+}
+
+void MemorySystem::copy_arrives(uint32_t copy, uint64_t now) {
+    // Nothing here grows copies_, so the reference stays valid.
+    Copy& c = copies_[copy];
+    if (c.write) {
+        for (const LineAccess& a : c.lines) {
+            --stores_in_flight_;
+            l2_write(a.line, a.sectors, now);
+        }
+        free_copies_.push_back(copy);
+        return;
+    }
+    for (const LineAccess& a : c.lines) {
+        const uint64_t back = l2_read(a.line, a.sectors, kCopyWaiter | copy, now);
+        if (back != kNotHeld) copy_line_back(copy, back);
+    }
+}
+
+void MemorySystem::copy_line_back(uint32_t copy, uint64_t at) {
+    Copy& c = copies_[copy];
+    c.back_at = std::max(c.back_at, at);
+    if (--c.lines_left == 0) events_.push(c.back_at, {EventKind::CopyReturn, copy});
 }
 
 void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done) {
-    if (e.kind == EventKind::L2Arrive) {
-        l2_access(e.payload, now);
-        return;
-    }
-    if (e.kind == EventKind::L2ArriveRun) {
-        for (uint32_t slot = e.payload + 1; slot != 0;) {
-            const uint32_t next = requests_[slot - 1].next_in_run;
-            l2_access(slot - 1, now);  // may free the slot
-            slot = next;
+    switch (e.kind) {
+        case EventKind::L2Arrive: l2_access(e.payload, now); return;
+        case EventKind::L2ArriveCopy: copy_arrives(e.payload, now); return;
+        case EventKind::CopyReturn: {
+            // The crossbar delivers a multicast's lines to every SM of the cluster.
+            const Copy& c = copies_[e.payload];
+            done.insert(done.end(), c.receivers.begin(), c.receivers.end());
+            free_copies_.push_back(e.payload);
+            return;
         }
-        return;
+        case EventKind::SmReturn: break;
+        default: SIM_ASSERT(false, "memory system got a foreign event");
     }
-    SIM_ASSERT(e.kind == EventKind::SmReturn, "memory system got a foreign event");
     const Request& r = requests_[e.payload];
     if (r.l1_miss) {
         SectorCache::Victim unused;
         l1_[r.sm].fill(r.line, r.sectors, false, unused);
         --l1_pending_[r.sm];
     }
-    if (r.multicast == kNoMulticast) {
-        done.push_back({r.sm, r.token});
-    } else {
-        // The crossbar replicates the line to every SM of the cluster.
-        Multicast& m = multicasts_[r.multicast];
-        done.insert(done.end(), m.receivers.begin(), m.receivers.end());
-        if (--m.lines_left == 0) free_multicasts_.push_back(r.multicast);
-    }
+    done.push_back({r.sm, r.token, 1});
     free_request(e.payload);
 }
 
-void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
-    Request& r = requests_[slot];
-    const uint32_t slice = slice_of(r.line);
-    const uint32_t sectors = sector_count(r.sectors);
+uint64_t MemorySystem::slice_start(uint64_t line, uint8_t sectors, uint64_t now) {
+    const uint32_t slice = slice_of(line);
     const uint64_t start = std::max(now, slice_free_[slice]);
-    slice_free_[slice] = start + std::max<uint64_t>(1, ceil_div(sectors * kSector,
+    slice_free_[slice] = start + std::max<uint64_t>(1, ceil_div(sector_count(sectors) * kSector,
                                                                 gpu_.l2.bytes_per_clock_per_slice));
-    SectorCache& l2 = l2_[slice];
+    return start;
+}
+
+void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
+    const Request& r = requests_[slot];
     if (r.write) {
         --stores_in_flight_;
-        counters_.l2_write_sectors += sectors;
-        SectorCache::Victim victim;
-        l2.fill(r.line, r.sectors, true, victim);
-        write_back(victim, start);
+        l2_write(r.line, r.sectors, now);
         free_request(slot);
         return;
     }
-    counters_.l2_read_sectors += sectors;
-    const uint8_t present = l2.lookup(r.line, r.sectors);
+    const uint64_t back = l2_read(r.line, r.sectors, slot, now);
+    if (back != kNotHeld) events_.push(back, {EventKind::SmReturn, slot});
+}
+
+void MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
+    const uint64_t start = slice_start(line, sectors, now);
+    counters_.l2_write_sectors += sector_count(sectors);
+    SectorCache::Victim victim;
+    l2_[slice_of(line)].fill(line, sectors, true, victim);
+    write_back(victim, start);
+}
+
+uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now) {
+    const uint64_t start = slice_start(line, sectors, now);
+    counters_.l2_read_sectors += sector_count(sectors);
+    const uint8_t present = l2_[slice_of(line)].lookup(line, sectors);
     counters_.l2_hit_sectors += sector_count(present);
-    const uint8_t missing = static_cast<uint8_t>(r.sectors & ~present);
-    uint32_t index = miss_index_.find(r.line);
-    if (missing == 0 && index == LineTable::kAbsent) {
-        events_.push(start + gpu_.l2.hit_latency + gpu_.l2.crossbar_latency,
-                     {EventKind::SmReturn, slot});
-        return;
-    }
+    const uint8_t missing = static_cast<uint8_t>(sectors & ~present);
+    uint32_t index = miss_index_.find(line);
+    if (missing == 0 && index == LineTable::kAbsent)
+        return start + gpu_.l2.hit_latency + gpu_.l2.crossbar_latency;
     if (index == LineTable::kAbsent) {
         if (free_misses_.empty()) {
             index = static_cast<uint32_t>(misses_.size());
@@ -223,10 +247,10 @@ void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
         misses_[index].requested = 0;
         misses_[index].outstanding = 0;
         misses_[index].waiters.clear();
-        miss_index_.insert(r.line, index);
+        miss_index_.insert(line, index);
     }
     Miss& m = misses_[index];
-    m.waiters.push_back(slot);
+    m.waiters.push_back(waiter);
     const uint8_t fresh = static_cast<uint8_t>(missing & ~m.requested);
     if (fresh) {
         m.requested |= fresh;
@@ -234,8 +258,9 @@ void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
         for (uint8_t half : {uint8_t{0x3}, uint8_t{0xC}}) {
             if (fresh & half) ++m.outstanding;
         }
-        dram_access(r.line, fresh, false, start + gpu_.l2.hit_latency);
+        dram_access(line, fresh, false, start + gpu_.l2.hit_latency);
     }
+    return kNotHeld;
 }
 
 void MemorySystem::dram_access(uint64_t line, uint8_t sectors, bool write, uint64_t now) {
@@ -313,8 +338,12 @@ void MemorySystem::fill_l2(uint64_t line, uint64_t at) {
     SectorCache::Victim victim;
     l2_[slice_of(line)].fill(line, m.requested, false, victim);
     write_back(victim, at);
-    for (uint32_t slot : m.waiters)
-        events_.push(at + gpu_.l2.crossbar_latency, {EventKind::SmReturn, slot});
+    for (uint32_t waiter : m.waiters) {
+        if (waiter & kCopyWaiter)
+            copy_line_back(waiter & ~kCopyWaiter, at + gpu_.l2.crossbar_latency);
+        else
+            events_.push(at + gpu_.l2.crossbar_latency, {EventKind::SmReturn, waiter});
+    }
 }
 
 }  // namespace sim::gpu

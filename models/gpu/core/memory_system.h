@@ -21,10 +21,12 @@
 
 namespace sim::gpu {
 
-/// A load's line delivered to an SM: token is the SM's own tag (its warp slot and register).
+/// Loaded lines delivered to an SM: token is the SM's own tag (its warp slot and register).
+/// A warp's load returns line by line; a bulk copy returns once, when its last line is back.
 struct LoadReturn {
     uint32_t sm = 0;
     uint32_t token = 0;
+    uint32_t lines = 1;
 };
 
 struct MemoryCounters {
@@ -51,16 +53,18 @@ class MemorySystem {
     /// A warp's coalesced store (write-through L1, write-back L2).
     void store(uint32_t sm, const LineAccess* lines, size_t n, uint64_t now);
     /// A bulk copy between L2 and shared memory (TMA, cp.async.cg): the lines bypass L1 and
-    /// its miss entries. Loaded lines return with token, as load()'s do.
+    /// its miss entries, and return together with token when the last of them is back (the
+    /// copy completes its barrier then, not line by line).
     void bulk_load(uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now);
     void bulk_store(const LineAccess* lines, size_t n, uint64_t now);
-    /// A TMA multicast: each line is read from L2 once and returns to every receiver.
+    /// A TMA multicast: each line is read from L2 once; the copy returns to every receiver.
     void multicast_load(const std::vector<LoadReturn>& receivers,
                         const LineAccess* lines,
                         size_t n,
                         uint64_t now);
 
-    /// Handles an L2Arrive or SmReturn event due at now; returned loads are appended to done.
+    /// Handles an L2Arrive(Copy), SmReturn or CopyReturn event due at now; returned loads are
+    /// appended to done.
     void on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done);
     /// The SM cycle of the DRAM's next event; kNever when it is idle.
     uint64_t next_dram_cycle() const;
@@ -81,14 +85,18 @@ class MemorySystem {
         uint32_t token = 0;
         bool l1_miss = false;  ///< holds an L1 miss entry until it returns
         uint32_t next_free = 0;
-        uint32_t multicast = kNoMulticast;  ///< index in multicasts_: the line's receivers
-        uint32_t next_in_run = 0;           ///< a bulk copy's next line (slot + 1; 0: none)
     };
-    struct Multicast {
+    /// A bulk copy in flight: its lines, which reach their L2 slices together, and for a load
+    /// the warps it returns to (several for a multicast) once every line is back.
+    struct Copy {
+        std::vector<LineAccess> lines;
         std::vector<LoadReturn> receivers;
-        size_t lines_left = 0;  ///< lines not back yet
+        bool write = false;
+        uint32_t lines_left = 0;  ///< loaded lines not back yet
+        uint64_t back_at = 0;     ///< when the latest of the lines returned so far is back
     };
-    static constexpr uint32_t kNoMulticast = ~0u;
+    /// A miss's waiter: a request slot, or a copy's index with this bit set.
+    static constexpr uint32_t kCopyWaiter = 1u << 31;
     struct Miss {  ///< one L2 line in flight from DRAM, with the loads waiting on it
         uint8_t requested = 0;
         uint32_t outstanding = 0;  ///< DRAM requests not back yet
@@ -104,11 +112,24 @@ class MemorySystem {
     };
 
     uint32_t new_request(const Request& r);
-    /// Sends a bulk copy's lines to L2 as one event: they leave the SM at the same cycle.
-    void send_run(const Request& first, const LineAccess* lines, size_t n, uint64_t at);
     void free_request(uint32_t slot);
+    /// Sends a bulk copy's lines to L2 as one event: they leave the SM at the same cycle.
+    void send_copy(std::vector<LoadReturn> receivers,
+                   bool write,
+                   const LineAccess* lines,
+                   size_t n,
+                   uint64_t at);
+    void copy_arrives(uint32_t copy, uint64_t now);
+    /// One of the copy's lines is back at the SM at cycle at.
+    void copy_line_back(uint32_t copy, uint64_t at);
     uint32_t slice_of(uint64_t line) const;
+    /// Occupies line's slice for its sectors from now on; returns when the access starts.
+    uint64_t slice_start(uint64_t line, uint8_t sectors, uint64_t now);
     void l2_access(uint32_t slot, uint64_t now);
+    void l2_write(uint64_t line, uint8_t sectors, uint64_t now);
+    /// A load of line's sectors at its slice: the cycle its data is back at the SM when L2
+    /// holds it all, or kNeverCycle when waiter waits on a DRAM fill.
+    uint64_t l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now);
     /// Queues DRAM accesses for the given sectors of line (32-byte sector runs within 64 B).
     void dram_access(uint64_t line, uint8_t sectors, bool write, uint64_t now);
     void fill_l2(uint64_t line, uint64_t at);
@@ -133,8 +154,8 @@ class MemorySystem {
     LineTable miss_index_;      ///< line -> index in misses_
     std::vector<Miss> misses_;  ///< pool; entries keep their waiter capacity when freed
     std::vector<uint32_t> free_misses_;
-    std::vector<Multicast> multicasts_;  ///< pool, like misses_
-    std::vector<uint32_t> free_multicasts_;
+    std::vector<Copy> copies_;  ///< pool, like misses_
+    std::vector<uint32_t> free_copies_;
     std::vector<DramRequest> dram_requests_;
     std::vector<uint64_t> dram_free_;
     /// Requests waiting for room in a controller queue: per pseudo-channel, reads and writes

@@ -445,11 +445,13 @@ void Sm::retire(uint32_t slot, uint64_t now) {
     }
 }
 
-void Sm::load_returned(uint32_t token, uint64_t now) {
+void Sm::load_returned(uint32_t token, uint32_t lines, uint64_t now) {
     const uint32_t slot = token / kMaxRegs;
     const uint32_t reg = token % kMaxRegs;
     Warp& w = warps_[slot];
-    if (--w.pending[reg] == 0) {
+    SIM_ASSERT(w.pending[reg] >= lines, "more lines returned than were loaded");
+    w.pending[reg] = static_cast<uint16_t>(w.pending[reg] - lines);
+    if (w.pending[reg] == 0) {
         w.ready[reg] = now;
         SubPartition& sp = sps_[slot % sps_.size()];
         sp.next = std::min(sp.next, now);

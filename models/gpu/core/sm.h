@@ -54,8 +54,8 @@ class Sm {
     /// Issues on every sub-partition that can at cycle now. Finished CTAs are counted in
     /// finished_ctas (the caller drains it).
     void tick(uint64_t now);
-    /// A line of the load behind token is back at cycle now.
-    void load_returned(uint32_t token, uint64_t now);
+    /// `lines` lines of the load behind token are back at cycle now.
+    void load_returned(uint32_t token, uint32_t lines, uint64_t now);
     /// The next cycle tick() may issue; kNeverCycle while every warp waits on memory.
     uint64_t next_wake() const;
     /// Closes the residency integral and idle intervals at the end of a run.

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// The GPU memory system driven directly: a bulk copy (TMA) returns once, when its last line is
+// back, and at the cycle its latest line would have been back on its own; a multicast returns
+// to every receiver; bulk stores all reach L2.
+#include "models/gpu/core/memory_system.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "tests/testing/gpu_presets.h"
+
+namespace sim::gpu {
+namespace {
+
+struct Returned {
+    uint64_t at;
+    LoadReturn load;
+};
+
+/// Runs the events and the DRAM (which refreshes, so never idles) until `returns` loads have
+/// come back and nothing is left on the calendar; what came back, in order.
+std::vector<Returned> drain(MemorySystem& memory, EventQueue& events, size_t returns) {
+    std::vector<Returned> out;
+    std::vector<Event> batch;
+    std::vector<LoadReturn> done;
+    while (out.size() < returns || !events.empty()) {
+        const uint64_t t_core = events.empty() ? ~0ULL : events.next_time();
+        const uint64_t t_dram = memory.next_dram_cycle();
+        if (t_dram <= t_core) {
+            memory.advance_dram(t_dram);
+            continue;
+        }
+        const uint64_t now = events.pop_earliest(batch);
+        done.clear();
+        for (const Event& e : batch)
+            memory.on_event(e, now, done);
+        for (const LoadReturn& r : done)
+            out.push_back({now, r});
+    }
+    return out;
+}
+
+/// Lines 0, 4 KiB, 8 KiB, ...: different DRAM rows and L2 slices.
+std::vector<LineAccess> tile(size_t n) {
+    std::vector<LineAccess> lines;
+    for (size_t i = 0; i < n; ++i)
+        lines.push_back({i * 4096, 0xF});
+    return lines;
+}
+
+TEST(MemorySystem, ABulkCopyReturnsOnceWhenItsLatestLineIsBack) {
+    const GpuParams p = testing::small_h100();
+    const std::vector<LineAccess> lines = tile(16);
+
+    EventQueue events;
+    MemorySystem memory(p.core, p.hbm.core, events);
+    memory.bulk_load(2, 7, lines.data(), lines.size(), 0);
+    const std::vector<Returned> copy = drain(memory, events, 1);
+    ASSERT_EQ(copy.size(), 1u);
+    EXPECT_EQ(copy[0].load.sm, 2u);
+    EXPECT_EQ(copy[0].load.token, 7u);
+    EXPECT_EQ(copy[0].load.lines, 16u);
+    EXPECT_EQ(memory.counters().l2_read_sectors, 16u * 4);
+    EXPECT_EQ(memory.counters().dram_read_bytes, 16u * 128);
+
+    // The same lines as sixteen one-line copies leaving together: they return one by one, the
+    // last at the cycle the sixteen-line copy returned.
+    EventQueue single_events;
+    MemorySystem single(p.core, p.hbm.core, single_events);
+    for (size_t i = 0; i < lines.size(); ++i)
+        single.bulk_load(2, static_cast<uint32_t>(i), &lines[i], 1, 0);
+    const std::vector<Returned> one_by_one = drain(single, single_events, 16);
+    ASSERT_EQ(one_by_one.size(), 16u);
+    EXPECT_LT(one_by_one.front().at, one_by_one.back().at);
+    EXPECT_EQ(one_by_one.back().at, copy[0].at);
+
+    // Loaded again, the lines are L2 hits: back sooner, with no DRAM traffic.
+    memory.bulk_load(2, 8, lines.data(), lines.size(), copy[0].at);
+    const std::vector<Returned> again = drain(memory, events, 1);
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_LT(again[0].at - copy[0].at, copy[0].at);
+    EXPECT_EQ(memory.counters().l2_hit_sectors, 16u * 4);
+    EXPECT_EQ(memory.counters().dram_read_bytes, 16u * 128);
+}
+
+TEST(MemorySystem, AMulticastReturnsToEveryReceiverFromOneL2Read) {
+    const GpuParams p = testing::small_h100();
+    const std::vector<LineAccess> lines = tile(8);
+    EventQueue events;
+    MemorySystem memory(p.core, p.hbm.core, events);
+    memory.multicast_load({{0, 1}, {1, 5}}, lines.data(), lines.size(), 0);
+    const std::vector<Returned> back = drain(memory, events, 2);
+    ASSERT_EQ(back.size(), 2u);
+    EXPECT_EQ(back[0].at, back[1].at);
+    EXPECT_EQ(back[0].load.sm, 0u);
+    EXPECT_EQ(back[1].load.sm, 1u);
+    EXPECT_EQ(back[1].load.token, 5u);
+    EXPECT_EQ(back[0].load.lines, 8u);
+    EXPECT_EQ(back[1].load.lines, 8u);
+    EXPECT_EQ(memory.counters().l2_read_sectors, 8u * 4);
+}
+
+TEST(MemorySystem, BulkStoresAllReachL2) {
+    const GpuParams p = testing::small_h100();
+    const std::vector<LineAccess> lines = tile(8);
+    EventQueue events;
+    MemorySystem memory(p.core, p.hbm.core, events);
+    memory.bulk_store(lines.data(), lines.size(), 0);
+    EXPECT_EQ(memory.stores_in_flight(), 8u);
+    EXPECT_TRUE(drain(memory, events, 0).empty());
+    EXPECT_EQ(memory.stores_in_flight(), 0u);
+    EXPECT_EQ(memory.counters().l2_write_sectors, 8u * 4);
+}
+
+}  // namespace
+}  // namespace sim::gpu
