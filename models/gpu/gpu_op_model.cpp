@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/gpu/gpu_op_model.h"
 
+#include <algorithm>
 #include <systemc>
 
 #include "models/gpu/kernels/kernels.h"
@@ -106,7 +107,11 @@ KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
     const double sm_cycles = double(r.cycles) * c.sm_count;
     m.achieved_occupancy = sm_cycles > 0 ? k.warp_residency / sm_cycles / c.sm.max_warps : 0;
     m.cycles = r.cycles;
-    m.simulated_fraction = double(r.simulated_ctas) / double(r.ctas);
+    // The share of the kernel's warp-instructions simulated (fast-forwarded trips and CTAs
+    // extrapolated past are not).
+    m.simulated_fraction = k.warp_instructions > 0
+                               ? std::min(1.0, double(r.sm.warp_instructions) / k.warp_instructions)
+                               : 1.0;
     m.bound = r.bound;
     m.warp_instructions = k.warp_instructions;
     const double slots = sm_cycles * c.sm.sub_partitions;

@@ -3,51 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 namespace sim::gpu {
-
-KernelTotals KernelTotals::of(const SmCounters& sm, const MemoryCounters& memory) {
-    KernelTotals t;
-    t.warp_instructions = double(sm.warp_instructions);
-    t.thread_flops = sm.thread_flops;
-    t.tensor_flops = sm.tensor_flops;
-    t.l1_sectors = double(memory.l1_sectors);
-    t.l1_hit_sectors = double(memory.l1_hit_sectors);
-    t.l2_read_sectors = double(memory.l2_read_sectors);
-    t.l2_write_sectors = double(memory.l2_write_sectors);
-    t.l2_hit_sectors = double(memory.l2_hit_sectors);
-    t.dram_read_bytes = double(memory.dram_read_bytes);
-    t.dram_write_bytes = double(memory.dram_write_bytes);
-    t.warp_residency = sm.warp_residency;
-    t.stall_memory = double(sm.stall_memory);
-    t.stall_dependency = double(sm.stall_dependency);
-    t.stall_pipeline = double(sm.stall_pipeline);
-    t.stall_barrier = double(sm.stall_barrier);
-    t.not_selected = double(sm.not_selected);
-    t.no_eligible_cycles = double(sm.no_eligible_cycles);
-    return t;
-}
-
-KernelTotals KernelTotals::extrapolated(const KernelTotals& earlier, double factor) const {
-    static constexpr double KernelTotals::*kFields[] = {
-        &KernelTotals::warp_instructions, &KernelTotals::thread_flops,
-        &KernelTotals::tensor_flops,      &KernelTotals::l1_sectors,
-        &KernelTotals::l1_hit_sectors,    &KernelTotals::l2_read_sectors,
-        &KernelTotals::l2_write_sectors,  &KernelTotals::l2_hit_sectors,
-        &KernelTotals::dram_read_bytes,   &KernelTotals::dram_write_bytes,
-        &KernelTotals::warp_residency,    &KernelTotals::stall_memory,
-        &KernelTotals::stall_dependency,  &KernelTotals::stall_pipeline,
-        &KernelTotals::stall_barrier,     &KernelTotals::not_selected,
-        &KernelTotals::no_eligible_cycles};
-    static_assert(sizeof(kFields) / sizeof(kFields[0]) * sizeof(double) == sizeof(KernelTotals),
-                  "every KernelTotals field is extrapolated");
-    KernelTotals t = *this;
-    for (const auto field : kFields)
-        t.*field += (this->*field - earlier.*field) * factor;
-    return t;
-}
 
 GpuCore::GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, const KernelLaunch& k)
     : config_(config),
@@ -88,58 +49,40 @@ void GpuCore::dispatch(uint32_t sm, uint64_t now) {
         s.launch(next_cta_++, now);
 }
 
+KernelTotals GpuCore::totals_now() const {
+    return KernelTotals::of(counters_, memory_.counters()).plus_scaled(skipped_, KernelTotals{}, 1);
+}
+
 bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult& r) {
+    // now is the kernel's time: fast-forwarded trips included.
     const uint64_t wave = uint64_t{config_.sm_count} * occupancy_.ctas_per_sm;
     while (done_ctas_ >= (wave_ends_.size() + 1) * wave) {
         wave_ends_.push_back(now);
-        wave_totals_.push_back(KernelTotals::of(counters_, memory_.counters()));
+        wave_work_.push_back(double(wave_ends_.size() * wave));
+        wave_totals_.push_back(totals_now());
     }
     // Warm-up: the first wave ramps up; and while the L2 still has room, the kernel's stores
     // stay in it instead of being written back, so those waves run faster than the steady
-    // state. A kernel that stores is warm once a wave writes back to DRAM at least 90% of the
-    // bytes it stores into L2, or when its waves need under half the DRAM bandwidth even if
-    // every store were written back (compute-bound kernels).
-    bool warm = wave_ends_.size() >= 2;
-    if (warm) {
-        const KernelTotals& a = wave_totals_[wave_totals_.size() - 2];
-        const KernelTotals& b = wave_totals_.back();
-        const double stored =
-            (b.l2_write_sectors - a.l2_write_sectors) * GpuCoreConfig::kSectorBytes;
-        const double written_back = b.dram_write_bytes - a.dram_write_bytes;
-        // A wave that uses under half the DRAM bandwidth is not slowed by write-backs either.
-        const double wave_cycles = double(wave_ends_.back() - wave_ends_[wave_ends_.size() - 2]);
-        const double dram = (b.dram_read_bytes - a.dram_read_bytes) + written_back + stored;
-        warm = written_back >= 0.9 * stored || dram < 0.5 * dram_bytes_per_cycle_ * wave_cycles;
-    }
+    // state.
+    const size_t n = wave_ends_.size();
+    const bool warm = n >= 2 && write_backs_steady(wave_totals_[n - 2], wave_totals_[n - 1],
+                                                   double(wave_ends_[n - 1] - wave_ends_[n - 2]),
+                                                   dram_bytes_per_cycle_);
     if (!warm) {
-        warm_wave_ = wave_ends_.size();
+        warm_wave_ = n;
         return false;
     }
     // The last k steady waves (windows <= k <= max_windows): their mean time and its error.
-    const size_t steady_waves = wave_ends_.size() - 1 - warm_wave_;
-    if (steady_waves < sampling.windows) return false;
-    const size_t k = std::min<size_t>(steady_waves, sampling.max_windows);
-    const size_t last = wave_ends_.size() - 1;
-    double mean = 0, square = 0;
-    for (size_t i = last + 1 - k; i <= last; ++i) {
-        const double d = double(wave_ends_[i] - wave_ends_[i - 1]);
-        mean += d;
-        square += d * d;
-    }
-    mean /= double(k);
-    const double variance =
-        std::max(0.0, square / double(k) - mean * mean) * double(k) / double(k - 1);
-    // The mean is the span of k waves over k: only the span's two ends are uncertain. A wave
-    // end jitters (CTAs finish in bursts) with variance var(duration) / 2, so the span's
-    // error is about sqrt(var(duration)) and the mean's is that over k.
-    const double relative_error = std::sqrt(variance) / double(k) / mean;
-    if (relative_error > sampling.tolerance / 2) return false;
-    const double extra = double(kernel_.ctas - done_ctas_) * mean / double(wave);
+    const SpanRate rate =
+        span_rate(wave_ends_, wave_work_, warm_wave_, sampling.windows, sampling.max_windows);
+    if (rate.spans == 0 || rate.relative_error > sampling.tolerance / 2) return false;
+    const double extra = double(kernel_.ctas - done_ctas_) * rate.cycles_per_unit;
     r.cycles = now + static_cast<uint64_t>(std::llround(extra));
     r.extrapolated = true;
     // The work of the CTAs not simulated, at the window's per-CTA rate.
-    const double factor = double(kernel_.ctas - done_ctas_) / double(k * wave);
-    const KernelTotals& first = wave_totals_[last - k];
+    const size_t last = n - 1;
+    const double factor = double(kernel_.ctas - done_ctas_) / double(rate.spans * wave);
+    const KernelTotals& first = wave_totals_[last - rate.spans];
     r.totals = wave_totals_.back().extrapolated(first, factor);
     // In the steady state every byte stored is written back once: the CTAs not simulated add
     // their stores to the DRAM writes (a wave may hold some of its own in L2).
@@ -147,8 +90,43 @@ bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult
                                 (wave_totals_.back().l2_write_sectors - first.l2_write_sectors) *
                                     GpuCoreConfig::kSectorBytes * factor;
     // About a 95% interval on the extrapolated part (two standard errors of the wave time).
-    r.bound = 2 * relative_error * extra / double(r.cycles);
+    r.bound = 2 * rate.relative_error * extra / double(r.cycles);
     return true;
+}
+
+void GpuCore::fast_forward(LoopFastForward& loops, uint64_t now) {
+    uint32_t resident = 0;
+    for (auto& s : sms_) {
+        s->account(now);
+        resident += s->resident_ctas();
+    }
+    const auto trips_left = [this]() {
+        uint32_t left = Sm::kNoWarps;
+        for (const auto& s : sms_)
+            left = std::min(left, s->main_loop_trips_left());
+        return left == Sm::kNoWarps ? 0 : left;
+    };
+    const auto jump = loops.on_window(now, counters_.main_loop_trips, totals_now(), resident,
+                                      trips_left, dram_bytes_per_cycle_);
+    if (!jump) return;
+    for (auto& s : sms_)
+        s->skip_main_loop(jump->trips);
+    // The skipped trips' fills would have pushed older lines out of the caches (a next wave
+    // must not find the first k-tiles still in L2), writing back the dirty ones. Their own
+    // stores would be written back in turn (later, or by the end of a steady state): the
+    // skipped DRAM writes are those two, not the windows' write-back rate.
+    constexpr double kSectorsPerLine = 128.0 / GpuCoreConfig::kSectorBytes;
+    KernelTotals work = jump->work;
+    const double l2_fills = work.dram_read_bytes / 128.0 + work.l2_write_sectors / kSectorsPerLine;
+    const double l1_fills = (work.l1_sectors - work.l1_hit_sectors) / kSectorsPerLine;
+    const uint64_t pushed_out = memory_.age_caches(
+        static_cast<uint64_t>(l2_fills), static_cast<uint64_t>(l1_fills / config_.sm_count));
+    work.dram_write_bytes =
+        double(pushed_out) + work.l2_write_sectors * GpuCoreConfig::kSectorBytes;
+    skipped_cycles_ += jump->cycles;
+    skipped_bound_ += jump->bound_cycles;
+    skipped_ = skipped_.plus_scaled(work, KernelTotals{}, 1);
+    skipped_trips_ += uint64_t{jump->trips} * resident;
 }
 
 KernelResult GpuCore::run(const SamplingOptions& sampling) {
@@ -165,6 +143,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
         wake(i, 0);
 
     const uint64_t wave = uint64_t{config_.sm_count} * occupancy_.ctas_per_sm;
+    LoopFastForward loops(main_loop_of(kernel_), sampling);
     std::vector<Event> batch;
     std::vector<LoadReturn> returns;
     std::vector<uint32_t> touched;
@@ -203,6 +182,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
             }
         }
         bool wave_done = false;
+        const uint64_t done_before = done_ctas_;
         for (uint32_t i : touched) {
             is_touched[i] = 0;
             Sm& s = *sms_[i];
@@ -216,17 +196,30 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
             }
             wake(i, s.next_wake());
         }
-        if (wave_done && sampling.enabled && done_ctas_ < kernel_.ctas && steady(now, sampling, r))
+        const uint64_t kernel_now = now + static_cast<uint64_t>(std::llround(skipped_cycles_));
+        if (wave_done && sampling.enabled && done_ctas_ < kernel_.ctas &&
+            steady(kernel_now, sampling, r))
             break;
+        if (loops.enabled()) {
+            if (done_ctas_ != done_before) loops.reset();  // CTAs retired and others launched
+            if (loops.at_window(counters_.main_loop_trips)) fast_forward(loops, now);
+        }
     }
     for (auto& s : sms_)
         s->finish(now);
     r.simulated_cycles = now;
     r.simulated_ctas = done_ctas_;
-    if (!r.extrapolated) r.cycles = now;
+    r.skipped_trips = skipped_trips_;
     r.sm = counters_;
     r.memory = memory_.counters();
-    if (!r.extrapolated) r.totals = KernelTotals::of(r.sm, r.memory);
+    if (!r.extrapolated) {
+        r.cycles = now + static_cast<uint64_t>(std::llround(skipped_cycles_));
+        r.totals = totals_now();
+    }
+    if (skipped_trips_ > 0) {
+        r.extrapolated = true;
+        r.bound += skipped_bound_ / double(r.cycles);
+    }
     return r;
 }
 

@@ -293,6 +293,15 @@ void MemorySystem::write_back(const SectorCache::Victim& v, uint64_t now) {
     if (v.dirty) dram_access(v.line, v.dirty, true, now);
 }
 
+uint64_t MemorySystem::age_caches(uint64_t l2_lines, uint64_t l1_lines_per_sm) {
+    uint64_t dirty = 0;
+    for (SectorCache& slice : l2_)
+        dirty += slice.fill_unused((l2_lines + l2_.size() - 1) / l2_.size());
+    for (SectorCache& l1 : l1_)
+        l1.fill_unused(l1_lines_per_sm);  // write-through: never dirty
+    return dirty * kSector;
+}
+
 uint64_t MemorySystem::next_dram_cycle() const {
     const uint64_t next = dram_.next_event();
     if (next == hbm::kNever) return hbm::kNever;

@@ -73,6 +73,12 @@ class MemorySystem {
     /// Stores that have not reached L2 yet (a kernel is not done before they have).
     uint64_t stores_in_flight() const { return stores_in_flight_; }
 
+    /// The caches take the given numbers of fills of lines nobody uses again (a fast-forward's
+    /// skipped traffic; SectorCache::fill_unused), the L2's spread over its slices, the L1s'
+    /// per SM. Returns the dirty bytes the L2 dropped, which
+    /// those fills would have written back (not sent to the DRAM model: its time is past).
+    uint64_t age_caches(uint64_t l2_lines, uint64_t l1_lines_per_sm);
+
     const MemoryCounters& counters() const { return counters_; }
     const hbm::HbmSystem& dram() const { return dram_; }
 

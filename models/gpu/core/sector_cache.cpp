@@ -53,4 +53,31 @@ void SectorCache::invalidate(uint64_t line) {
     if (Way* w = find(line)) *w = Way{};
 }
 
+uint64_t SectorCache::fill_unused(uint64_t lines) {
+    // Spread over the sets as hashed addresses would be; a set taking `ways` fills or more
+    // ends up holding only them.
+    const uint64_t per_set = lines / sets_, extra = lines % sets_;
+    uint64_t dirty = 0;
+    for (uint64_t set = 0; set < sets_; ++set) {
+        const uint64_t fills = std::min<uint64_t>(per_set + (set < extra ? 1 : 0), ways_);
+        Way* ways = &ways_store_[set * ways_];
+        for (uint64_t f = 0; f < fills; ++f) {
+            Way* victim = &ways[0];
+            for (uint32_t i = 0; i < ways_; ++i) {
+                Way& c = ways[i];
+                if (c.tag == ~0ULL) {
+                    victim = &c;
+                    break;
+                }
+                if (c.stamp < victim->stamp) victim = &c;
+            }
+            if (victim->tag != ~0ULL)
+                dirty += static_cast<uint64_t>(__builtin_popcount(victim->dirty));
+            // A line no address maps to: real lines are below 2^63.
+            *victim = Way{kUnusedLine, ++clock_, 0xF, 0};
+        }
+    }
+    return dirty;
+}
+
 }  // namespace sim::gpu

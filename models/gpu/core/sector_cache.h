@@ -27,9 +27,15 @@ class SectorCache {
     void fill(uint64_t line, uint8_t sectors, bool dirty, Victim& victim);
     /// Drops line (a write-through L1 invalidates on store).
     void invalidate(uint64_t line);
+    /// Takes `lines` fills of lines nobody will ask for again (the traffic of a stretch of
+    /// time not simulated): spread evenly over the sets, each fill takes a free way or the
+    /// least recently used one and becomes the most recent. Returns the dirty sectors evicted
+    /// (the caller accounts for their write-back).
+    uint64_t fill_unused(uint64_t lines);
     uint64_t sets() const { return sets_; }
 
   private:
+    static constexpr uint64_t kUnusedLine = 1ULL << 63;
     struct Way {
         uint64_t tag = ~0ULL;
         uint64_t stamp = 0;

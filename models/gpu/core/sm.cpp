@@ -42,6 +42,7 @@ Sm::Sm(uint32_t id,
     : id_(id),
       config_(config),
       kernel_(kernel),
+      main_loop_start_(main_loop_of(kernel).found() ? main_loop_of(kernel).begin + 1 : 0),
       ctas_per_sm_(ctas_per_sm),
       memory_(memory),
       multicast_(multicast),
@@ -157,6 +158,8 @@ void Sm::advance_control(Warp& w) {
             }
             case Opcode::LoopEnd: {
                 Loop& l = w.loops[w.depth - 1];
+                if (w.depth == 1 && l.start == main_loop_start_ && w.warp_in_cta == 0)
+                    ++counters_.main_loop_trips;
                 if (++l.done < l.trips) {
                     w.pc = l.start;
                 } else {
@@ -463,6 +466,26 @@ void Sm::load_returned(uint32_t token, uint32_t lines, uint64_t now) {
         throttled_ = false;
         for (SubPartition& sp : sps_)
             sp.next = std::min(sp.next, now);
+    }
+}
+
+uint32_t Sm::main_loop_trips_left() const {
+    uint32_t left = kNoWarps;
+    for (const Warp& w : warps_) {
+        if (!w.live) continue;
+        if (main_loop_start_ == 0 || w.depth == 0 || w.loops[0].start != main_loop_start_) return 0;
+        left = std::min(left, w.loops[0].trips - w.loops[0].done);
+    }
+    return left;
+}
+
+void Sm::skip_main_loop(uint32_t trips) {
+    for (Warp& w : warps_) {
+        if (!w.live) continue;
+        SIM_ASSERT(w.depth > 0 && w.loops[0].start == main_loop_start_ &&
+                       w.loops[0].done + trips < w.loops[0].trips,
+                   "a main-loop jump past a warp's last trip");
+        w.loops[0].done += trips;
     }
 }
 

@@ -36,6 +36,7 @@ struct SmCounters {
     uint64_t no_eligible_cycles = 0;  ///< scheduler cycles with warps resident but none ready
     double warp_residency = 0;        ///< resident warps integrated over SM cycles
     uint64_t ctas_done = 0;
+    uint64_t main_loop_trips = 0;  ///< trips of the kernel's main loop done (warp 0 of each CTA)
 };
 
 class Sm {
@@ -60,6 +61,15 @@ class Sm {
     uint64_t next_wake() const;
     /// Closes the residency integral and idle intervals at the end of a run.
     void finish(uint64_t now);
+    /// Brings the residency integral up to cycle now (the counters are read then).
+    void account(uint64_t now) { account_residency(now); }
+    uint32_t resident_ctas() const { return resident_ctas_; }
+    /// The fewest trips of the kernel's main loop a resident warp has left; 0 when a resident
+    /// warp is outside it, kNoWarps when none is resident.
+    uint32_t main_loop_trips_left() const;
+    static constexpr uint32_t kNoWarps = ~0u;
+    /// Moves every resident warp's main loop ahead by trips (fewer than any has left).
+    void skip_main_loop(uint32_t trips);
 
     uint32_t finished_ctas = 0;
     uint64_t scheduled = kNeverCycle;  ///< the wake-up the caller has queued (dedupe)
@@ -134,6 +144,7 @@ class Sm {
     uint32_t id_;
     const GpuCoreConfig& config_;
     const KernelLaunch& kernel_;
+    uint32_t main_loop_start_;  ///< the main loop body's first pc (0: no main loop)
     uint32_t ctas_per_sm_;
     MemorySystem& memory_;
     ClusterMulticast& multicast_;

@@ -2,6 +2,7 @@
 #include "models/gpu/core/warp_program.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 namespace sim::gpu {
@@ -242,6 +243,25 @@ uint64_t AddressSpace::allocate(uint64_t bytes) {
     const uint64_t at = next_;
     next_ += (bytes + kAlign - 1) / kAlign * kAlign;
     return at;
+}
+
+MainLoop main_loop_of(const KernelLaunch& k) {
+    MainLoop m;
+    uint32_t depth = 0;
+    for (uint32_t pc = 0; pc < k.program.size(); ++pc) {
+        const Instr& in = k.program[pc];
+        if (in.rotate > 1) m.trip_multiple = std::lcm(m.trip_multiple, uint32_t{in.rotate});
+        if (in.op == Opcode::LoopBegin) {
+            if (depth == 0 && in.count > m.trips) {
+                m.begin = pc;
+                m.trips = in.count;
+            }
+            ++depth;
+        } else if (in.op == Opcode::LoopEnd) {
+            --depth;
+        }
+    }
+    return m;
 }
 
 }  // namespace sim::gpu

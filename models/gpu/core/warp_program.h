@@ -173,6 +173,18 @@ struct KernelLaunch {
     void validate_multicast(const Instr& in) const;
 };
 
+/// A kernel's main loop: its longest top-level loop (a GEMM's k-loop, attention's KV loop),
+/// the one the sampler may fast-forward.
+struct MainLoop {
+    static constexpr uint32_t kNone = ~0u;
+    uint32_t begin = kNone;      ///< the LoopBegin's index in the program
+    uint32_t trips = 0;          ///< its trip count (the most, for a causal loop)
+    uint32_t trip_multiple = 1;  ///< every rotating register's period divides this
+    bool found() const { return begin != kNone; }
+};
+/// The kernel's longest top-level loop, if any.
+MainLoop main_loop_of(const KernelLaunch& k);
+
 /// Lays arrays out one after another in a flat address space, each aligned to 2 MiB.
 class AddressSpace {
   public:
