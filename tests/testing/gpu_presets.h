@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/gpu/core/gpu_core.h"
 #include "models/gpu/gpu_params.h"
 #include "models/gpu/kernels/kernels.h"
 #include "sim/config/loader.h"
@@ -48,6 +49,19 @@ inline Op elementwise_op(uint64_t elements,
     op.params = ElementwiseParams{elements, inputs, outputs, flops_per_element};
     op.kernel = hints;
     return op;
+}
+
+/// Runs kernel k on the GPU of p at the Tensor Core clock (as the operator model runs Tensor
+/// Core kernels), sampled or every CTA and trip.
+inline gpu::KernelResult run_kernel(const gpu::GpuParams& p,
+                                    const gpu::KernelLaunch& k,
+                                    bool sampled = false) {
+    gpu::GpuCoreConfig c = p.core;
+    c.clock_hz = p.tensor_clock_hz;
+    gpu::GpuCore core(c, p.hbm.core, k);
+    gpu::SamplingOptions s;
+    s.enabled = sampled;
+    return core.run(s);
 }
 
 }  // namespace sim::testing

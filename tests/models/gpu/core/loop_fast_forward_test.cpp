@@ -15,6 +15,7 @@
 namespace sim::gpu {
 namespace {
 
+using testing::run_kernel;
 using testing::small_h100;
 
 KernelLaunch gemm_launch(const GpuParams& p, uint64_t m, uint64_t n, uint64_t k, GemmTile& t) {
@@ -26,15 +27,6 @@ KernelLaunch gemm_launch(const GpuParams& p, uint64_t m, uint64_t n, uint64_t k,
     t = choose_gemm_tile(g, target);
     AddressSpace space;
     return gemm_kernel(g, t, target, space);
-}
-
-KernelResult run_kernel(const GpuParams& p, const KernelLaunch& k, bool sampled) {
-    GpuCoreConfig c = p.core;
-    c.clock_hz = p.tensor_clock_hz;
-    GpuCore core(c, p.hbm.core, k);
-    SamplingOptions s;
-    s.enabled = sampled;
-    return core.run(s);
 }
 
 TEST(MainLoop, AGemmsIsItsKLoopAndJumpsKeepItsStages) {

@@ -12,6 +12,7 @@
 namespace sim::gpu {
 namespace {
 
+using testing::run_kernel;
 using testing::small_h100;
 
 /// A BF16 GEMM problem of m x n x k.
@@ -25,15 +26,6 @@ GemmProblem gemm_of(uint64_t m, uint64_t n, uint64_t k) {
 
 GpuTarget target_of(const GpuParams& p) {
     return {p.core, p.tensor};
-}
-
-KernelResult run_kernel(const GpuParams& p, const KernelLaunch& k, bool sampled = false) {
-    GpuCoreConfig c = p.core;
-    c.clock_hz = p.tensor_clock_hz;
-    GpuCore core(c, p.hbm.core, k);
-    SamplingOptions s;
-    s.enabled = sampled;
-    return core.run(s);
 }
 
 TEST(TileGrid, VisitsEveryTileOnceInGroupsOfMTiles) {
