@@ -208,7 +208,15 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now) {
             t = std::max(t, w.ready[r]);
         }
     }
-    if (in.op == Opcode::Exit || in.op == Opcode::Bar) return t;
+    if (in.op == Opcode::Exit) {
+        // A warp leaves once its loads are in: a copy still in flight (a prefetch past the
+        // last trip) must not land in the next CTA's warp slot.
+        for (uint16_t p : w.pending) {
+            if (p) return kNeverCycle;  // woken by load_returned
+        }
+        return t;
+    }
+    if (in.op == Opcode::Bar) return t;
     const uint64_t pipe = sp.pipe_free[pipe_of(in.op)];
     if (pipe > t && pipe > now) w.saw_pipe_busy = true;
     t = std::max(t, pipe);
