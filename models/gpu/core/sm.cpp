@@ -211,10 +211,7 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now) {
     if (in.op == Opcode::Exit) {
         // A warp leaves once its loads are in: a copy still in flight (a prefetch past the
         // last trip) must not land in the next CTA's warp slot.
-        for (uint16_t p : w.pending) {
-            if (p) return kNeverCycle;  // woken by load_returned
-        }
-        return t;
+        return w.in_flight ? kNeverCycle : t;  // woken by load_returned
     }
     if (in.op == Opcode::Bar) return t;
     const uint64_t pipe = sp.pipe_free[pipe_of(in.op)];
@@ -333,6 +330,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
                 if (n) {
                     memory_.load(id_, slot * kMaxRegs + in.dst, lines_.data(), n, now + latency);
                     w.pending[in.dst] = static_cast<uint16_t>(n);
+                    w.in_flight |= 1u << in.dst;
                     w.ready[in.dst] = kNeverCycle;
                     w.loaded |= 1u << in.dst;
                 } else {
@@ -410,6 +408,7 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
                 memory_.multicast_load(members_, bulk_.data(), n, now + 1);
             }
             w.pending[dst] = static_cast<uint16_t>(w.pending[dst] + n);
+            w.in_flight |= 1u << dst;
             w.ready[dst] = kNeverCycle;
             w.loaded |= 1u << dst;
         }
@@ -463,6 +462,7 @@ void Sm::load_returned(uint32_t token, uint32_t lines, uint64_t now) {
     SIM_ASSERT(w.pending[reg] >= lines, "more lines returned than were loaded");
     w.pending[reg] = static_cast<uint16_t>(w.pending[reg] - lines);
     if (w.pending[reg] == 0) {
+        w.in_flight &= ~(1u << reg);
         w.ready[reg] = now;
         SubPartition& sp = sps_[slot % sps_.size()];
         sp.next = std::min(sp.next, now);

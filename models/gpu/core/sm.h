@@ -100,6 +100,7 @@ class Sm {
         uint32_t paths = 1, path = 0, region_start = 0;  ///< divergent region
         std::array<uint64_t, kMaxRegs> ready{};
         std::array<uint16_t, kMaxRegs> pending{};  ///< load lines not back
+        uint32_t in_flight = 0;                    ///< registers with lines not back
         uint32_t loaded = 0;                       ///< registers last written by a load
         uint32_t multicasts = 0;                   ///< multicast copies issued
     };
