@@ -19,6 +19,18 @@ uint32_t sector_count(uint8_t sectors) {
 uint64_t ceil_div(uint64_t a, uint64_t b) {
     return (a + b - 1) / b;
 }
+
+/// An entry of a pool whose freed entries keep their vectors' capacity: a freed one, or a new one.
+template <typename Entry>
+uint32_t take_from_pool(std::vector<Entry>& pool, std::vector<uint32_t>& free) {
+    if (free.empty()) {
+        pool.emplace_back();
+        return static_cast<uint32_t>(pool.size() - 1);
+    }
+    const uint32_t index = free.back();
+    free.pop_back();
+    return index;
+}
 }  // namespace
 
 MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
@@ -114,14 +126,7 @@ void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_
 void MemorySystem::send_copy(
     std::vector<LoadReturn> receivers, bool write, const LineAccess* lines, size_t n, uint64_t at) {
     if (n == 0) return;
-    uint32_t index;
-    if (free_copies_.empty()) {
-        index = static_cast<uint32_t>(copies_.size());
-        copies_.emplace_back();
-    } else {
-        index = free_copies_.back();
-        free_copies_.pop_back();
-    }
+    const uint32_t index = take_from_pool(copies_, free_copies_);
     Copy& c = copies_[index];
     c.lines.assign(lines, lines + n);
     c.receivers = std::move(receivers);
@@ -237,13 +242,7 @@ uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, 
     if (missing == 0 && index == LineTable::kAbsent)
         return start + gpu_.l2.hit_latency + gpu_.l2.crossbar_latency;
     if (index == LineTable::kAbsent) {
-        if (free_misses_.empty()) {
-            index = static_cast<uint32_t>(misses_.size());
-            misses_.emplace_back();
-        } else {
-            index = free_misses_.back();
-            free_misses_.pop_back();
-        }
+        index = take_from_pool(misses_, free_misses_);
         misses_[index].requested = 0;
         misses_[index].outstanding = 0;
         misses_[index].waiters.clear();
