@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -196,9 +194,8 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
             }
             wake(i, s.next_wake());
         }
-        const uint64_t kernel_now = now + static_cast<uint64_t>(std::llround(skipped_cycles_));
         if (wave_done && sampling.enabled && done_ctas_ < kernel_.ctas &&
-            steady(kernel_now, sampling, r))
+            steady(kernel_time(now), sampling, r))
             break;
         if (loops.enabled()) {
             if (done_ctas_ != done_before) loops.reset();  // CTAs retired and others launched
@@ -213,7 +210,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
     r.sm = counters_;
     r.memory = memory_.counters();
     if (!r.extrapolated) {
-        r.cycles = now + static_cast<uint64_t>(std::llround(skipped_cycles_));
+        r.cycles = kernel_time(now);
         r.totals = totals_now();
     }
     if (skipped_trips_ > 0) {

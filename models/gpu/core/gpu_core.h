@@ -11,6 +11,7 @@
 // report their bound. Pure C++.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -59,6 +60,10 @@ class GpuCore {
     void fast_forward(LoopFastForward& loops, uint64_t now);
     /// The work counted so far, fast-forwarded trips included.
     KernelTotals totals_now() const;
+    /// The kernel's time at simulated cycle now: fast-forwarded trips included.
+    uint64_t kernel_time(uint64_t now) const {
+        return now + static_cast<uint64_t>(std::llround(skipped_cycles_));
+    }
 
     GpuCoreConfig config_;
     KernelLaunch kernel_;

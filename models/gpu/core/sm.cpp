@@ -30,6 +30,11 @@ uint32_t lanes_of_path(uint32_t path, uint32_t paths) {
         m |= 1u << lane;
     return m;
 }
+/// The first pc of a loop's body (0: no loop; a body never starts at pc 0).
+uint32_t body_start(const MainLoop& loop) {
+    return loop.found() ? loop.begin + 1 : 0;
+}
+
 }  // namespace
 
 Sm::Sm(uint32_t id,
@@ -42,7 +47,7 @@ Sm::Sm(uint32_t id,
     : id_(id),
       config_(config),
       kernel_(kernel),
-      main_loop_start_(main_loop_of(kernel).found() ? main_loop_of(kernel).begin + 1 : 0),
+      main_loop_start_(body_start(main_loop_of(kernel))),
       ctas_per_sm_(ctas_per_sm),
       memory_(memory),
       multicast_(multicast),
