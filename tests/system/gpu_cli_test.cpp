@@ -96,12 +96,13 @@ TEST(GpuCli, SameTraceSameStats) {
 }
 
 TEST(GpuCli, TensorKernelsAreDeterministic) {
-    // A GEMM on H100's wgmma path and a causal attention backward: two runs give the same
-    // kernels.csv and stats.
+    // A GEMM on H100's wgmma path, one with a long k whose loop is fast-forwarded, and a causal
+    // attention backward: two runs give the same kernels.csv and stats.
     TempDir dir;
     const std::string trace =
         write_trace(dir,
                     "  - {name: g, kind: gemm, m: 2048, n: 2048, k: 1024, dtype: bf16}\n"
+                    "  - {name: long_k, kind: gemm, m: 1024, n: 1024, k: 8192, dtype: bf16}\n"
                     "  - {name: bwd, kind: attention, batch: 1, heads: 4, seq: 1024, head_dim: 64, "
                     "causal: true, backward: true, dtype: bf16}\n");
     for (const char* out : {"a", "b"}) {
@@ -113,6 +114,8 @@ TEST(GpuCli, TensorKernelsAreDeterministic) {
     EXPECT_EQ(slurp(dir.path() / "a" / "kernels.csv"), slurp(dir.path() / "b" / "kernels.csv"));
     EXPECT_EQ(slurp(dir.path() / "a" / "stats.json"), slurp(dir.path() / "b" / "stats.json"));
     EXPECT_THAT(slurp(dir.path() / "a" / "ops.csv"), HasSubstr("bwd,attention"));
+    EXPECT_THAT(slurp(dir.path() / "a" / "ops.csv"),
+                HasSubstr("long_k,gemm,0,bf16,tensor,sampled"));
 }
 
 TEST(GpuCli, BadKernelHintsAreBadInput) {
