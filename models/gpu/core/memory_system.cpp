@@ -204,8 +204,7 @@ void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn
     free_request(e.payload);
 }
 
-uint64_t MemorySystem::slice_start(uint64_t line, uint8_t sectors, uint64_t now) {
-    const uint32_t slice = slice_of(line);
+uint64_t MemorySystem::slice_start(uint32_t slice, uint8_t sectors, uint64_t now) {
     const uint64_t start = std::max(now, slice_free_[slice]);
     slice_free_[slice] = start + std::max<uint64_t>(1, ceil_div(sector_count(sectors) * kSector,
                                                                 gpu_.l2.bytes_per_clock_per_slice));
@@ -225,17 +224,19 @@ void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
 }
 
 void MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
-    const uint64_t start = slice_start(line, sectors, now);
+    const uint32_t slice = slice_of(line);
+    const uint64_t start = slice_start(slice, sectors, now);
     counters_.l2_write_sectors += sector_count(sectors);
     SectorCache::Victim victim;
-    l2_[slice_of(line)].fill(line, sectors, true, victim);
+    l2_[slice].fill(line, sectors, true, victim);
     write_back(victim, start);
 }
 
 uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now) {
-    const uint64_t start = slice_start(line, sectors, now);
+    const uint32_t slice = slice_of(line);
+    const uint64_t start = slice_start(slice, sectors, now);
     counters_.l2_read_sectors += sector_count(sectors);
-    const uint8_t present = l2_[slice_of(line)].lookup(line, sectors);
+    const uint8_t present = l2_[slice].lookup(line, sectors);
     counters_.l2_hit_sectors += sector_count(present);
     const uint8_t missing = static_cast<uint8_t>(sectors & ~present);
     uint32_t index = miss_index_.find(line);

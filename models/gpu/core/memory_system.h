@@ -129,8 +129,8 @@ class MemorySystem {
     /// One of the copy's lines is back at the SM at cycle at.
     void copy_line_back(uint32_t copy, uint64_t at);
     uint32_t slice_of(uint64_t line) const;
-    /// Occupies line's slice for its sectors from now on; returns when the access starts.
-    uint64_t slice_start(uint64_t line, uint8_t sectors, uint64_t now);
+    /// Occupies the slice for the sectors from now on; returns when the access starts.
+    uint64_t slice_start(uint32_t slice, uint8_t sectors, uint64_t now);
     void l2_access(uint32_t slot, uint64_t now);
     void l2_write(uint64_t line, uint8_t sectors, uint64_t now);
     /// A load of line's sectors at its slice: the cycle its data is back at the SM when L2
