@@ -12,8 +12,11 @@ constexpr uint32_t kNoSlot = ~0u;
 constexpr uint32_t kSector = GpuCoreConfig::kSectorBytes;
 constexpr uint64_t kNotHeld = ~0ULL;  ///< l2_read: the line waits on DRAM
 
+/// Sectors in a mask of four (a table: without -mpopcnt, __builtin_popcount is a library call
+/// on the path of every access).
 uint32_t sector_count(uint8_t sectors) {
-    return static_cast<uint32_t>(__builtin_popcount(sectors));
+    static constexpr uint8_t kCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return kCount[sectors & 0xF];
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) {
@@ -269,7 +272,7 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, bool write, uint6
         const uint8_t bits = static_cast<uint8_t>((sectors >> (2 * half)) & 0x3);
         if (!bits) continue;
         const uint32_t first = (bits & 1) ? 0 : 1;
-        const uint32_t bytes = __builtin_popcount(bits) * kSector;
+        const uint32_t bytes = sector_count(bits) * kSector;
         const uint64_t addr = (line + half * 64 + first * kSector) % dram_capacity_;
         uint64_t id;
         if (!dram_free_.empty()) {

@@ -57,6 +57,8 @@ Sm::Sm(uint32_t id,
       sps_(config.sm.sub_partitions) {
     for (uint32_t slot = 0; slot < warps_.size(); ++slot)
         sps_[slot % sps_.size()].warps.push_back(slot);
+    for (SubPartition& sp : sps_)
+        sp.parked.assign(sp.warps.size(), 0);
 }
 
 Sm::Pipe Sm::pipe_of(Opcode op) {
@@ -128,6 +130,7 @@ void Sm::launch(uint64_t cta, uint64_t now) {
         w.since = now;
         w.next_ready = now;
         advance_control(w);
+        unpark(slot);
         SubPartition& sp = sps_[slot % sps_.size()];
         ++sp.resident;
         sp.next = std::min(sp.next, now);
@@ -201,7 +204,8 @@ void Sm::advance_control(Warp& w) {
     }
 }
 
-uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now) {
+uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked) {
+    parked = true;
     if (!w.live || w.at_barrier) return kNeverCycle;
     const Instr& in = kernel_.program[w.pc];
     uint64_t t = w.next_ready;
@@ -216,8 +220,11 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now) {
     if (in.op == Opcode::Exit) {
         // A warp leaves once its loads are in: a copy still in flight (a prefetch past the
         // last trip) must not land in the next CTA's warp slot.
-        return w.in_flight ? kNeverCycle : t;  // woken by load_returned
+        if (w.in_flight) return kNeverCycle;  // woken by load_returned
+        parked = false;
+        return t;
     }
+    parked = false;
     if (in.op == Opcode::Bar) return t;
     const uint64_t pipe = sp.pipe_free[pipe_of(in.op)];
     if (pipe > t && pipe > now) w.saw_pipe_busy = true;
@@ -249,8 +256,11 @@ void Sm::schedule_sub_partition(SubPartition& sp, uint64_t now) {
         // LRR starts after the last warp issued; GTO looks at every warp and keeps the last
         // one if it is ready, else the oldest.
         const size_t i = gto ? k : (sp.last + 1 + k) % n;
+        if (sp.parked[i]) continue;
         Warp& w = warps_[sp.warps[i]];
-        const uint64_t t = ready_at(w, sp, now);
+        bool parked = false;
+        const uint64_t t = ready_at(w, sp, now, parked);
+        if (parked) sp.parked[i] = 1;
         if (t > now) {
             earliest = std::min(earliest, t);
             continue;
@@ -433,6 +443,7 @@ void Sm::release_barrier(CtaSlot& c, uint64_t at) {
         w.at_barrier = false;
         w.since = w.next_ready = std::max(w.next_ready, at);
         advance_control(w);
+        unpark(slot);
         SubPartition& sp = sps_[slot % sps_.size()];
         sp.next = std::min(sp.next, at);
     }
@@ -469,6 +480,7 @@ void Sm::load_returned(uint32_t token, uint32_t lines, uint64_t now) {
     if (w.pending[reg] == 0) {
         w.in_flight &= ~(1u << reg);
         w.ready[reg] = now;
+        unpark(slot);
         SubPartition& sp = sps_[slot % sps_.size()];
         sp.next = std::min(sp.next, now);
     }

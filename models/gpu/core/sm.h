@@ -112,8 +112,12 @@ class Sm {
     };
     struct SubPartition {
         std::vector<uint32_t> warps;  ///< warp slots it schedules
-        uint32_t last = 0;            ///< index in warps of the last issued
-        uint64_t busy_until = 0;      ///< an arithmetic run holds the issue slot
+        /// Per entry of warps: 1 once a scan found it waiting for something only an event ends
+        /// (its loads, a barrier, a launch into an empty slot); that event clears it. A scan
+        /// passes such warps without reading them.
+        std::vector<uint8_t> parked;
+        uint32_t last = 0;        ///< index in warps of the last issued
+        uint64_t busy_until = 0;  ///< an arithmetic run holds the issue slot
         std::array<uint64_t, 6> pipe_free{};
         uint64_t next = kNeverCycle;
         uint64_t idle_since = kNeverCycle;
@@ -121,8 +125,11 @@ class Sm {
     };
     enum Pipe : uint8_t { kFp32, kInt, kSfu, kLsu, kMio, kTensor };
 
-    /// The cycle warp w could issue its current instruction (kNeverCycle: memory or barrier).
-    uint64_t ready_at(Warp& w, SubPartition& sp, uint64_t now);
+    /// The cycle warp w could issue its current instruction (kNeverCycle: memory or barrier);
+    /// parked is set when only an event can change that (see SubPartition::parked).
+    uint64_t ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked);
+    /// The event that ends a warp's wait: the next scan reads it again.
+    void unpark(uint32_t slot) { sps_[slot % sps_.size()].parked[slot / sps_.size()] = 0; }
     void issue(uint32_t slot, SubPartition& sp, uint64_t now);
     /// Resolves loop and divergence markers from w.pc to the next instruction that issues.
     void advance_control(Warp& w);

@@ -32,6 +32,7 @@ void PseudoChannel::skip_idle_refreshes(uint64_t now) {
         if (timing_.open_row(b) != BankTiming::kClosed) ++counters_.precharges;
     }
     timing_.idle_refresh(last);  // the queues are empty: no hit counts to update
+    ++row_epoch_;
     counters_.refreshes += missed;
     counters_.refresh_cycles += missed * timing_.timing().rfc;
     account_queue(now);
@@ -69,7 +70,11 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
     Queue& q = r.write ? writes_ : reads_;
     q.entries.push_back(e);
     q.newest_arrival = now;
-    if (hits_open_row(e)) count_hit(q, e.bank);
+    if (hits_open_row(e)) {
+        count_hit(q, e.bank);
+        // The bank's PRE now waits for this hit: a scan that counted on it is stale.
+        if (q.row_scan.waiting_pre & (uint64_t{1} << e.bank)) q.row_scan.epoch = ~0ULL;
+    }
     next_event_ = std::min(next_event_, ready_at(e));
     // A write that starts a drain switches the scheduler to writes from the next cycle.
     if (r.write && !draining_ && drain_should_start()) next_event_ = std::min(next_event_, now + 1);
@@ -78,6 +83,7 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
 void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
     timing_.issue(Command::ACT, bank, now, row);
     ++counters_.activates;
+    ++row_epoch_;
     for (Queue* q : {&reads_, &writes_}) {
         for (const Entry& e : q->entries) {
             if (e.bank == bank && e.row == row) count_hit(*q, bank);
@@ -88,6 +94,7 @@ void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
 void PseudoChannel::precharge(uint32_t bank, uint64_t now) {
     timing_.issue(Command::PRE, bank, now);
     ++counters_.precharges;
+    ++row_epoch_;
     for (Queue* q : {&reads_, &writes_}) {
         q->hit_total -= q->hits[bank];
         q->hits[bank] = 0;
@@ -101,6 +108,7 @@ bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
         const uint64_t at = timing_.earliest(Command::REF, 0);
         if (at <= now) {
             timing_.issue(Command::REF, 0, now);
+            ++row_epoch_;
             ++counters_.refreshes;
             counters_.refresh_cycles += timing_.timing().rfc;
             refresh_due_ += timing_.timing().refi;
@@ -152,6 +160,10 @@ void PseudoChannel::issue_column(Queue& q,
             continue;
         }
         timing_.issue_column(write, e.bank, now);
+        // A column command delays its bank's PRE (tRTP, tWR): a scan that counted on it is stale.
+        for (Queue* other : {&reads_, &writes_}) {
+            if (other->row_scan.waiting_pre & bit) other->row_scan.epoch = ~0ULL;
+        }
         if (e.bursts_left == e.bursts) {
             // The request's first column command: its row-buffer outcome is settled.
             if (e.first == kFirstPre)
@@ -167,9 +179,13 @@ void PseudoChannel::issue_column(Queue& q,
             const uint64_t data_done = write ? timing_.write_done(now) : timing_.read_done(now);
             ++(write ? counters_.writes : counters_.reads);
             done.push_back({e.id, write, e.arrival, data_done, e.bursts * shape_.access_bytes});
-            if (--q.hits[e.bank] == 0) q.hit_banks &= ~bit;
+            if (--q.hits[e.bank] == 0) {
+                q.hit_banks &= ~bit;
+                ++row_epoch_;  // the open row may now be closed
+            }
             --q.hit_total;
             q.entries.erase(q.entries.begin() + static_cast<std::ptrdiff_t>(i));
+            if (i < q.row_scan.scanned) --q.row_scan.scanned;
             --ready;
         }
         return;
@@ -180,18 +196,21 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
     // The oldest request of a bank decides its row command; younger ones would ask for the
     // same command at the same earliest cycle, so each bank is tried once. No ACT at all may
     // go before the pseudo-channel's own ACT constraints (tRRD_S, tFAW) allow.
+    RowScan& scan = q.row_scan;
+    if (scan.epoch != row_epoch_ || now >= scan.until || scan.scanned > ready ||
+        params_.full_row_scan)
+        scan = {row_epoch_, 0, 0, 0, kNever};
     const uint64_t act_floor = timing_.earliest_any_activate();
-    uint64_t tried = 0;
-    for (size_t i = 0; i < ready; ++i) {
+    for (size_t i = scan.scanned; i < ready; ++i) {
         Entry& e = q.entries[i];
         const uint64_t bit = uint64_t{1} << e.bank;
-        if (tried & bit) continue;
+        if (scan.tried & bit) continue;
         const int64_t open = timing_.open_row(e.bank);
         if (open == static_cast<int64_t>(e.row)) continue;  // a hit waits for its CAS
-        tried |= bit;
+        scan.tried |= bit;
         if (open == BankTiming::kClosed) {
             if (act_floor > now) {
-                next = std::min(next, act_floor);
+                scan.until = std::min(scan.until, act_floor);
                 continue;
             }
             const uint64_t at = timing_.earliest(Command::ACT, e.bank);
@@ -201,7 +220,7 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
                 next = std::min(next, now + 1);
                 return true;
             }
-            next = std::min(next, at);
+            scan.until = std::min(scan.until, at);
         } else {
             // FR-FCFS: the open row still has queued hits; let them go first.
             if (q.hit_banks & bit) continue;
@@ -212,9 +231,12 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
                 next = std::min(next, now + 1);
                 return true;
             }
-            next = std::min(next, at);
+            scan.waiting_pre |= bit;
+            scan.until = std::min(scan.until, at);
         }
     }
+    scan.scanned = ready;
+    next = std::min(next, scan.until);
     return false;
 }
 
@@ -250,6 +272,7 @@ size_t PseudoChannel::schedulable(const Queue& q,
 }
 
 void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
+    ++counters_.wakeups;
     account_queue(now);
     uint64_t next = refresh_due_ > now ? refresh_due_ : now + 1;
     if (now >= refresh_due_) {

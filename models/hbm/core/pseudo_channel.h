@@ -32,6 +32,9 @@ struct ControllerParams {
     /// Validation only (not a hardware setting): wake every cycle instead of at the next
     /// legal command. Results must not change; a test holds the event-driven scheduler to it.
     bool tick_every_cycle = false;
+    /// Validation only: scan every schedulable request for a row command on each call instead
+    /// of resuming after the ones already scanned (RowScan). Results must not change.
+    bool full_row_scan = false;
 };
 
 /// A request as one pseudo-channel sees it (the address already decoded).
@@ -58,6 +61,7 @@ struct ChannelCounters {
     uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
     uint64_t refresh_cycles = 0;  ///< cycles banks were locked by refresh
     uint64_t queue_integral = 0;  ///< sum over cycles of queued requests
+    uint64_t wakeups = 0;         ///< calls of advance(): the scheduler's cost, not a DRAM figure
 };
 
 class PseudoChannel {
@@ -102,12 +106,29 @@ class PseudoChannel {
     /// arrival, so the schedulable ones are always a prefix. Per bank it counts the requests
     /// that hit the open row, so that the scheduler knows without a scan whether any request
     /// needs a row command and which open rows still have hits queued.
+    /// What issue_row learnt from its last scan of a queue that found nothing to issue: its
+    /// first `scanned` entries allow no row command before `until`, `tried` holds the banks
+    /// they decide and `waiting_pre` those whose PRE waits for its time. Valid while `epoch` is
+    /// the channel's row epoch, bumped by every ACT, PRE and REF and when a bank's last queued
+    /// hit leaves (what can make a row command legal sooner); a column command to a bank of
+    /// waiting_pre (which moves that PRE later) or a new hit to one (which holds it back)
+    /// voids it, so that `until` stays the exact next cycle and the channel wakes when it did
+    /// with a full scan. The next scan starts after the entries already scanned instead of at
+    /// the oldest.
+    struct RowScan {
+        uint64_t epoch = ~0ULL;
+        size_t scanned = 0;
+        uint64_t tried = 0;
+        uint64_t waiting_pre = 0;
+        uint64_t until = 0;
+    };
     struct Queue {
         uint64_t newest_arrival = 0;  ///< of the last entry (valid when entries is not empty)
         std::vector<Entry> entries;
         std::array<uint16_t, 64> hits{};  ///< per bank: requests to its open row
         uint64_t hit_banks = 0;           ///< bit per bank: hits[bank] > 0
         uint32_t hit_total = 0;
+        RowScan row_scan;
     };
 
     void account_queue(uint64_t now);
@@ -147,6 +168,7 @@ class PseudoChannel {
     uint64_t refresh_due_;
     uint64_t next_event_;
     uint64_t queue_since_ = 0;
+    uint64_t row_epoch_ = 0;  ///< see RowScan
     ChannelCounters counters_;
 };
 
