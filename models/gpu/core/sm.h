@@ -80,29 +80,30 @@ class Sm {
         uint32_t trips = 0;
         uint32_t done = 0;
     };
-    struct Warp {
+    /// What a scheduler scan reads comes first, in one host cache line; then the scoreboard.
+    struct alignas(64) Warp {
         bool live = false;
-        uint32_t cta_slot = 0;
-        uint32_t warp_in_cta = 0;
-        uint64_t cta = 0;
-        uint64_t age = 0;
-        uint32_t pc = 0;
-        uint32_t full_mask = 0;   ///< threads that exist
-        uint32_t mask = 0;        ///< threads active now
-        uint32_t run_left = 0;    ///< instructions left in the current arithmetic run
-        uint64_t next_ready = 0;  ///< an arithmetic run's own pace
-        uint64_t since = 0;       ///< when it last finished issuing (stall accounting)
         bool at_barrier = false;
         bool saw_pipe_busy = false;
         bool saw_throttle = false;
-        std::array<Loop, 2> loops{};
+        uint32_t pc = 0;
+        uint32_t run_left = 0;  ///< instructions left in the current arithmetic run
         uint32_t depth = 0;
-        uint32_t paths = 1, path = 0, region_start = 0;  ///< divergent region
-        std::array<uint64_t, kMaxRegs> ready{};
+        uint64_t next_ready = 0;  ///< an arithmetic run's own pace
+        uint32_t in_flight = 0;   ///< registers with lines not back
+        uint32_t loaded = 0;      ///< registers last written by a load
+        std::array<Loop, 2> loops{};
+        uint32_t full_mask = 0;                    ///< threads that exist
+        uint32_t mask = 0;                         ///< threads active now
         std::array<uint16_t, kMaxRegs> pending{};  ///< load lines not back
-        uint32_t in_flight = 0;                    ///< registers with lines not back
-        uint32_t loaded = 0;                       ///< registers last written by a load
-        uint32_t multicasts = 0;                   ///< multicast copies issued
+        std::array<uint64_t, kMaxRegs> ready{};
+        uint64_t since = 0;  ///< when it last finished issuing (stall accounting)
+        uint64_t cta = 0;
+        uint64_t age = 0;
+        uint32_t cta_slot = 0;
+        uint32_t warp_in_cta = 0;
+        uint32_t paths = 1, path = 0, region_start = 0;  ///< divergent region
+        uint32_t multicasts = 0;                         ///< multicast copies issued
     };
     struct CtaSlot {
         bool live = false;
