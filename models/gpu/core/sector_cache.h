@@ -5,15 +5,14 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
+#include <vector>
 
 namespace sim::gpu {
 
 class SectorCache {
   public:
-    /// bytes / (128 × ways) sets, rounded down to at least one; at most 64 ways. LRU stamps
-    /// are renumbered by rank within each set when they reach stamp_limit (tests lower it).
-    SectorCache(uint64_t bytes, uint32_t ways, uint64_t stamp_limit = 0xFFFFFFFFULL);
+    /// bytes / (128 × ways) sets, rounded down to at least one.
+    SectorCache(uint64_t bytes, uint32_t ways);
 
     struct Victim {
         uint64_t line = 0;  ///< line address (bytes) of the evicted line
@@ -37,31 +36,19 @@ class SectorCache {
 
   private:
     static constexpr uint64_t kUnusedLine = 1ULL << 63;
-    static constexpr uint64_t kNoLine = ~0ULL;  ///< the tag of a free way
-    // A set is `ways` tags followed by `ways` words of way state, so that a tag search reads
-    // only the tags (two host cache lines for 16 ways) and the whole set is one aligned block.
-    // Way state: LRU stamp in the upper 32 bits (0 for a free way, so the least recently used
-    // way is the one with the smallest word), dirty sectors in bits 8-15, valid in bits 0-7.
-    static uint64_t state_of(uint64_t stamp, uint8_t dirty, uint8_t valid) {
-        return stamp << 32 | uint64_t{dirty} << 8 | valid;
-    }
-    static uint8_t valid_of(uint64_t state) { return static_cast<uint8_t>(state); }
-    static uint8_t dirty_of(uint64_t state) { return static_cast<uint8_t>(state >> 8); }
-
-    uint64_t* set_of(uint64_t line);
-    /// The way of line in set (ways_ when absent).
-    uint32_t find(const uint64_t* set, uint64_t line) const;
-    /// The next LRU stamp; renumbers each set's stamps by rank before they overflow 32 bits.
-    uint64_t next_stamp();
+    struct Way {
+        uint64_t tag = ~0ULL;
+        uint64_t stamp = 0;
+        uint8_t valid = 0;
+        uint8_t dirty = 0;
+    };
+    Way* find(uint64_t line);
+    uint64_t set_of(uint64_t line) const;
 
     uint64_t sets_;
     uint32_t ways_;
-    uint64_t stamp_limit_;
     uint64_t clock_ = 0;
-    struct FreeAligned {
-        void operator()(uint64_t* p) const;
-    };
-    std::unique_ptr<uint64_t[], FreeAligned> store_;  ///< sets_ × 2 × ways_ words
+    std::vector<Way> ways_store_;
 };
 
 }  // namespace sim::gpu

@@ -99,46 +99,6 @@ TEST(SectorCache, SectorsFillOneAtATimeAndLruEvictsDirtyLines) {
     EXPECT_EQ(c.lookup(0, 0xF), 0);
 }
 
-// LRU stamps are 32 bits; before they overflow, each set's stamps are renumbered by rank. A
-// cache that renumbers every few accesses must hit, miss and evict exactly like one that never
-// does, over a random mix of lookups, clean and dirty fills and invalidations.
-TEST(SectorCache, RenumberingLruStampsChangesNoDecision) {
-    SectorCache never(64 * 1024, 8);
-    SectorCache often(64 * 1024, 8, /*stamp_limit=*/40);
-    uint64_t state = 7;
-    const auto next = [&state] {
-        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-        return state >> 33;
-    };
-    for (int i = 0; i < 200000; ++i) {
-        const uint64_t line = next() % 2048 * 128;  // four lines per way: misses and evictions
-        const auto sectors = static_cast<uint8_t>(1 + next() % 15);
-        switch (next() % 8) {
-            case 0:
-                never.invalidate(line);
-                often.invalidate(line);
-                break;
-            case 1:
-            case 2:
-            case 3: {
-                SectorCache::Victim a, b;
-                const bool dirty = next() % 2;
-                never.fill(line, sectors, dirty, a);
-                often.fill(line, sectors, dirty, b);
-                ASSERT_EQ(a.line, b.line) << i;
-                ASSERT_EQ(a.dirty, b.dirty) << i;
-                break;
-            }
-            default: {
-                ASSERT_EQ(never.lookup(line, sectors), often.lookup(line, sectors)) << i;
-            }
-        }
-        if (i % 50000 == 49999) {
-            ASSERT_EQ(never.fill_unused(100), often.fill_unused(100)) << i;
-        }
-    }
-}
-
 TEST(LineTable, FindsWhatWasInsertedAndForgetsWhatWasErased) {
     LineTable t(4);  // 16 slots: collisions and growth both happen
     for (uint64_t i = 0; i < 100; ++i)
