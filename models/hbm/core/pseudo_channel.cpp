@@ -181,7 +181,8 @@ void PseudoChannel::issue_column(Queue& q,
             done.push_back({e.id, write, e.arrival, data_done, e.bursts * shape_.access_bytes});
             if (--q.hits[e.bank] == 0) {
                 q.hit_banks &= ~bit;
-                ++row_epoch_;  // the open row may now be closed
+                // The bank's PRE may now go: a scan of q that passed it over is stale.
+                if (q.row_scan.tried & bit) q.row_scan.epoch = ~0ULL;
             }
             --q.hit_total;
             q.entries.erase(q.entries.begin() + static_cast<std::ptrdiff_t>(i));

@@ -102,19 +102,14 @@ class PseudoChannel {
     };
     /// A request's first command; still kNotStarted at its first RD/WR means a row hit.
     static constexpr uint8_t kNotStarted = 0, kFirstAct = 1, kFirstPre = 2;
-    /// One request queue in arrival order. Requests become schedulable frontend_cycles after
-    /// arrival, so the schedulable ones are always a prefix. Per bank it counts the requests
-    /// that hit the open row, so that the scheduler knows without a scan whether any request
-    /// needs a row command and which open rows still have hits queued.
     /// What issue_row learnt from its last scan of a queue that found nothing to issue: its
     /// first `scanned` entries allow no row command before `until`, `tried` holds the banks
     /// they decide and `waiting_pre` those whose PRE waits for its time. Valid while `epoch` is
-    /// the channel's row epoch, bumped by every ACT, PRE and REF and when a bank's last queued
-    /// hit leaves (what can make a row command legal sooner); a column command to a bank of
-    /// waiting_pre (which moves that PRE later) or a new hit to one (which holds it back)
-    /// voids it, so that `until` stays the exact next cycle and the channel wakes when it did
-    /// with a full scan. The next scan starts after the entries already scanned instead of at
-    /// the oldest.
+    /// the channel's row epoch, bumped by every ACT, PRE and REF; the last queued hit of a
+    /// tried bank leaving (its PRE may go sooner), a column command to a bank of waiting_pre
+    /// (which moves that PRE later) or a new hit to one (which holds it back) void it, so that
+    /// `until` stays the exact next cycle and the channel wakes when it did with a full scan. The
+    /// next scan starts after the entries already scanned instead of at the oldest.
     struct RowScan {
         uint64_t epoch = ~0ULL;
         size_t scanned = 0;
@@ -122,6 +117,12 @@ class PseudoChannel {
         uint64_t waiting_pre = 0;
         uint64_t until = 0;
     };
+    /// One request queue in the order requests were queued. Requests become schedulable
+    /// frontend_cycles after arrival, and the scheduler takes the schedulable ones as a prefix
+    /// (exact when arrivals come in order; the GPU's need not: README, "What the GPU model
+    /// leaves out"). Per bank it counts the requests
+    /// that hit the open row, so that the scheduler knows without a scan whether any request
+    /// needs a row command and which open rows still have hits queued.
     struct Queue {
         uint64_t newest_arrival = 0;  ///< of the last entry (valid when entries is not empty)
         std::vector<Entry> entries;

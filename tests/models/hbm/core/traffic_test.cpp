@@ -193,7 +193,9 @@ void expect_same_schedule(const SchedulerCase& c,
     EXPECT_EQ(x.row_hits, y.row_hits) << what;
     EXPECT_EQ(x.row_conflicts, y.row_conflicts) << what;
     EXPECT_EQ(x.queue_integral, y.queue_integral) << what;
-    if (same_wakeups) EXPECT_EQ(x.wakeups, y.wakeups) << what;
+    if (same_wakeups) {
+        EXPECT_EQ(x.wakeups, y.wakeups) << what;
+    }
 }
 }  // namespace
 
