@@ -148,7 +148,8 @@ struct SchedulerCase {
 };
 
 // Traffic that exercises every scheduler path: mixed reads and writes, copies, random rows,
-// light load with idle gaps and skipped refreshes, closed rows, short drains.
+// strided and write-only streams, light load with idle gaps and skipped refreshes, closed rows,
+// short drains and shallow queues (frequent switches between reads and writes).
 std::vector<SchedulerCase> scheduler_cases() {
     return {
         {Pattern::Read2Write1, {}, 0},
@@ -160,6 +161,17 @@ std::vector<SchedulerCase> scheduler_cases() {
         {Pattern::Copy,
          {"hbm.controller.write_high_watermark=4", "hbm.controller.write_low_watermark=1"},
          0},
+        {Pattern::Read2Write1,
+         {"hbm.controller.write_high_watermark=4", "hbm.controller.write_low_watermark=1"},
+         0},
+        {Pattern::Read2Write1,
+         {"hbm.controller.read_queue=8", "hbm.controller.write_queue=8",
+          "hbm.controller.write_high_watermark=6", "hbm.controller.write_low_watermark=2"},
+         0},
+        {Pattern::Strided, {}, 0},
+        {Pattern::WriteStream, {}, 0},
+        {Pattern::Read2Write1, {}, 20e9},
+        {Pattern::Copy, {"hbm.controller.row_policy=closed"}, 0},
     };
 }
 
