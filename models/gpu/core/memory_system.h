@@ -110,6 +110,7 @@ class MemorySystem {
     };
     struct DramRequest {  ///< a DRAM access: a load fill of a line, or a write-back
         uint64_t line = 0;
+        uint32_t miss = 0;  ///< a fill's entry in misses_
         bool write = false;
     };
     struct Refused {
@@ -136,9 +137,10 @@ class MemorySystem {
     /// A load of line's sectors at its slice: the cycle its data is back at the SM when L2
     /// holds it all, or kNeverCycle when waiter waits on a DRAM fill.
     uint64_t l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now);
-    /// Queues DRAM accesses for the given sectors of line (32-byte sector runs within 64 B).
-    void dram_access(uint64_t line, uint8_t sectors, bool write, uint64_t now);
-    void fill_l2(uint64_t line, uint64_t at);
+    /// Queues DRAM accesses for the given sectors of line (32-byte sector runs within 64 B):
+    /// a write-back, or the fill of misses_[miss].
+    void dram_access(uint64_t line, uint8_t sectors, bool write, uint32_t miss, uint64_t now);
+    void fill_l2(uint64_t line, uint32_t miss, uint64_t at);
     void write_back(const SectorCache::Victim& v, uint64_t now);
     uint64_t dram_cycle_at(uint64_t sm_cycle) const;
     uint64_t sm_cycle_at(uint64_t dram_cycle) const;
