@@ -261,13 +261,13 @@ uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, 
         for (uint8_t half : {uint8_t{0x3}, uint8_t{0xC}}) {
             if (fresh & half) ++m.outstanding;
         }
-        dram_access(line, fresh, false, index, start + gpu_.l2.hit_latency);
+        dram_access(line, fresh, index, start + gpu_.l2.hit_latency);
     }
     return kNotHeld;
 }
 
-void MemorySystem::dram_access(
-    uint64_t line, uint8_t sectors, bool write, uint32_t miss, uint64_t now) {
+void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, uint64_t now) {
+    const bool write = miss == kNoMiss;
     const uint64_t dram_now = dram_cycle_at(now);
     for (uint32_t half = 0; half < 2; ++half) {
         const uint8_t bits = static_cast<uint8_t>((sectors >> (2 * half)) & 0x3);
@@ -279,10 +279,10 @@ void MemorySystem::dram_access(
         if (!dram_free_.empty()) {
             id = dram_free_.back();
             dram_free_.pop_back();
-            dram_requests_[id] = {line, miss, write};
+            dram_requests_[id] = {line, miss};
         } else {
             id = dram_requests_.size();
-            dram_requests_.push_back({line, miss, write});
+            dram_requests_.push_back({line, miss});
         }
         (write ? counters_.dram_write_bytes : counters_.dram_read_bytes) += bytes;
         const hbm::AddressParts parts = dram_.mapping().decode(addr);
@@ -294,7 +294,7 @@ void MemorySystem::dram_access(
 }
 
 void MemorySystem::write_back(const SectorCache::Victim& v, uint64_t now) {
-    if (v.dirty) dram_access(v.line, v.dirty, true, kNoSlot, now);
+    if (v.dirty) dram_access(v.line, v.dirty, kNoMiss, now);
 }
 
 uint64_t MemorySystem::age_caches(uint64_t l2_lines, uint64_t l1_lines_per_sm) {
@@ -324,7 +324,8 @@ void MemorySystem::advance_dram(uint64_t now) {
         for (const hbm::Completion& c : completions_) {
             const DramRequest d = dram_requests_[c.id];
             dram_free_.push_back(c.id);
-            if (d.write) continue;
+            if (d.miss == kNoMiss) continue;  // a write-back
+            SIM_ASSERT(d.miss < misses_.size(), "a DRAM fill for a line nobody missed");
             if (--misses_[d.miss].outstanding == 0)
                 fill_l2(d.line, d.miss, std::max(now, sm_cycle_at(c.done)));
         }

@@ -110,9 +110,9 @@ class MemorySystem {
     };
     struct DramRequest {  ///< a DRAM access: a load fill of a line, or a write-back
         uint64_t line = 0;
-        uint32_t miss = 0;  ///< a fill's entry in misses_
-        bool write = false;
+        uint32_t miss = 0;  ///< a fill's entry in misses_; kNoMiss for a write-back
     };
+    static constexpr uint32_t kNoMiss = ~0u;
     struct Refused {
         size_t pseudo_channel;
         hbm::MemRequest request;
@@ -138,8 +138,8 @@ class MemorySystem {
     /// holds it all, or kNeverCycle when waiter waits on a DRAM fill.
     uint64_t l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now);
     /// Queues DRAM accesses for the given sectors of line (32-byte sector runs within 64 B):
-    /// a write-back, or the fill of misses_[miss].
-    void dram_access(uint64_t line, uint8_t sectors, bool write, uint32_t miss, uint64_t now);
+    /// the fill of misses_[miss], or a write-back (miss = kNoMiss).
+    void dram_access(uint64_t line, uint8_t sectors, uint32_t miss, uint64_t now);
     void fill_l2(uint64_t line, uint32_t miss, uint64_t at);
     void write_back(const SectorCache::Victim& v, uint64_t now);
     uint64_t dram_cycle_at(uint64_t sm_cycle) const;
