@@ -289,7 +289,8 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
         const size_t pc = dram_.pseudo_channel_of(parts);
         const hbm::MemRequest req = dram_.request_for(id, parts, write, bytes);
         auto& waiting = write ? refused_writes_[pc] : refused_reads_[pc];
-        if (!waiting.empty() || !dram_.try_enqueue(pc, req, dram_now)) waiting.push_back({pc, req});
+        if (!waiting.empty() || !dram_.try_send(pc, req, dram_now))
+            waiting.push_back({pc, req, dram_now});
     }
 }
 
@@ -336,7 +337,9 @@ void MemorySystem::advance_dram(uint64_t now) {
 void MemorySystem::retry_refused(const std::vector<size_t>& touched, uint64_t dram_now) {
     for (size_t pc : touched) {
         for (auto* q : {&refused_reads_[pc], &refused_writes_[pc]}) {
-            while (!q->empty() && dram_.try_enqueue(pc, q->front().request, dram_now))
+            // A request refused before it arrived still arrives no earlier than stamped.
+            while (!q->empty() &&
+                   dram_.try_send(pc, q->front().request, std::max(dram_now, q->front().arrival)))
                 q->pop_front();
         }
     }

@@ -116,6 +116,7 @@ class MemorySystem {
     struct Refused {
         size_t pseudo_channel;
         hbm::MemRequest request;
+        uint64_t arrival;  ///< DRAM cycle it reaches the controller, were there room
     };
 
     uint32_t new_request(const Request& r);

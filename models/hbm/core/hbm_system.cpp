@@ -84,12 +84,22 @@ bool HbmSystem::try_enqueue(size_t pc, const MemRequest& r, uint64_t now) {
     return true;
 }
 
+bool HbmSystem::try_send(size_t pc, const MemRequest& r, uint64_t arrival) {
+    PseudoChannel& ch = channels_[pc];
+    if (!ch.can_accept(r.write)) return false;
+    ch.send(r, std::max(arrival, advanced_to_));
+    ++queued_;
+    schedule(pc);
+    return true;
+}
+
 uint64_t HbmSystem::next_event() const {
     const uint64_t t = calendar_.next_time();
     return t == CalendarQueue::kEmpty ? kNever : t;
 }
 
 void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector<size_t>* touched) {
+    advanced_to_ = std::max(advanced_to_, now);
     while (!calendar_.empty() && calendar_.next_time() <= now) {
         due_.clear();
         const uint64_t t = calendar_.pop_earliest(due_);

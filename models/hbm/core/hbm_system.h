@@ -48,6 +48,10 @@ class HbmSystem {
     /// The same for a request already built for pseudo-channel pc (a caller holding refused
     /// requests to retry them).
     bool try_enqueue(size_t pc, const MemRequest& r, uint64_t now);
+    /// Sends r to pseudo-channel pc to arrive at cycle arrival, which may lie ahead
+    /// (PseudoChannel::send); an arrival before the latest advance() counts as then. Returns
+    /// false (nothing sent) when its queue is full.
+    bool try_send(size_t pc, const MemRequest& r, uint64_t arrival);
     /// The pseudo-channel request for a decoded address.
     MemRequest request_for(uint64_t id, const AddressParts& at, bool write, uint32_t bytes) const;
     /// The pseudo-channel an address maps to.
@@ -96,6 +100,7 @@ class HbmSystem {
     std::vector<uint32_t> due_;  ///< pseudo-channels popped from the calendar, reused
     uint32_t granule_bytes_ = 0;
     uint64_t queued_ = 0;
+    uint64_t advanced_to_ = 0;  ///< the latest cycle advance() was called for
 };
 
 }  // namespace sim::hbm

@@ -41,13 +41,13 @@ void PseudoChannel::skip_idle_refreshes(uint64_t now) {
 }
 
 bool PseudoChannel::can_accept(bool write) const {
-    return write ? writes_.entries.size() < params_.write_queue
-                 : reads_.entries.size() < params_.read_queue;
+    return write ? writes_.entries.size() + writes_.incoming.size() < params_.write_queue
+                 : reads_.entries.size() + reads_.incoming.size() < params_.read_queue;
 }
 
 void PseudoChannel::account_queue(uint64_t now) {
     if (now > queue_since_) {
-        counters_.queue_integral += queued() * (now - queue_since_);
+        counters_.queue_integral += arrived() * (now - queue_since_);
         queue_since_ = now;
     }
 }
@@ -58,26 +58,82 @@ void PseudoChannel::count_hit(Queue& q, uint32_t bank) {
     ++q.hit_total;
 }
 
-void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
-    SIM_ASSERT(can_accept(r.write), "enqueue into a full queue");
-    account_queue(now);
+PseudoChannel::Entry PseudoChannel::entry_of(const MemRequest& r, uint64_t arrival) const {
     Entry e;
     e.id = r.id;
-    e.arrival = now;
+    e.arrival = arrival;
     e.row = r.row;
     e.bursts = e.bursts_left = r.bursts;
     e.bank = static_cast<uint8_t>(r.bank_group * shape_.banks_per_group + r.bank);
-    Queue& q = r.write ? writes_ : reads_;
-    q.entries.push_back(e);
-    q.newest_arrival = now;
+    return e;
+}
+
+void PseudoChannel::admit(Queue& q, const Entry& e) {
+    auto at = q.entries.end();
+    if (!q.entries.empty() && e.arrival < q.newest_arrival) {
+        at = std::upper_bound(q.entries.begin(), q.entries.end(), e.arrival,
+                              [](uint64_t t, const Entry& x) { return t < x.arrival; });
+        // Only a request dated before ones already scanned lands among them (none does when
+        // arrivals are never dated before the latest advance()); rescan then.
+        if (static_cast<size_t>(at - q.entries.begin()) < q.row_scan.scanned)
+            q.row_scan.epoch = ~0ULL;
+    } else {
+        q.newest_arrival = e.arrival;
+    }
+    q.entries.insert(at, e);
     if (hits_open_row(e)) {
         count_hit(q, e.bank);
         // The bank's PRE now waits for this hit: a scan that counted on it is stale.
         if (q.row_scan.waiting_pre & (uint64_t{1} << e.bank)) q.row_scan.epoch = ~0ULL;
     }
+}
+
+void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
+    SIM_ASSERT(can_accept(r.write), "enqueue into a full queue");
+    account_queue(now);
+    const Entry e = entry_of(r, now);
+    admit(r.write ? writes_ : reads_, e);
     next_event_ = std::min(next_event_, ready_at(e));
     // A write that starts a drain switches the scheduler to writes from the next cycle.
     if (r.write && !draining_ && drain_should_start()) next_event_ = std::min(next_event_, now + 1);
+}
+
+void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
+    SIM_ASSERT(can_accept(r.write), "send into a full queue");
+    const Entry e = entry_of(r, arrival);
+    std::vector<Entry>& incoming = (r.write ? writes_ : reads_).incoming;
+    const auto at = std::upper_bound(incoming.begin(), incoming.end(), arrival,
+                                     [](uint64_t t, const Entry& x) { return t < x.arrival; });
+    incoming.insert(at, e);
+    next_event_ = std::min(next_event_, std::min(ready_at(e), drain_wake()));
+}
+
+uint64_t PseudoChannel::drain_wake() const {
+    // Arrivals start a drain by raising the queued writes above the low watermark (when no read
+    // is queued) or to the high one: the first write on its way that can is the one that makes
+    // the count pass the watermark it has not reached. Whether it does depends on what
+    // completes and arrives meanwhile, which advance() decides; a wake-up that finds no drain
+    // to start changes nothing. Writes sent later arrive no earlier than now, and this is
+    // computed again after every send and advance, so the wake-up never lies in the past.
+    const size_t queued = writes_.entries.size();
+    const size_t low = params_.write_low_watermark, high = params_.write_high_watermark;
+    const size_t k = queued > low ? (queued + 1 >= high ? 0 : high - 1 - queued) : low - queued;
+    if (draining_ || k >= writes_.incoming.size()) return kNever;
+    return writes_.incoming[k].arrival + 1;
+}
+
+void PseudoChannel::admit_arrivals(uint64_t now) {
+    for (Queue* q : {&reads_, &writes_}) {
+        size_t n = 0;
+        while (n < q->incoming.size() && q->incoming[n].arrival < now) {
+            // Queued from its arrival on: the occupancy integral counts it from then.
+            counters_.queue_integral += now - q->incoming[n].arrival;
+            admit(*q, q->incoming[n]);
+            ++n;
+        }
+        q->incoming.erase(q->incoming.begin(),
+                          q->incoming.begin() + static_cast<std::ptrdiff_t>(n));
+    }
 }
 
 void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
@@ -275,6 +331,7 @@ size_t PseudoChannel::schedulable(const Queue& q,
 void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     ++counters_.wakeups;
     account_queue(now);
+    if (!reads_.incoming.empty() || !writes_.incoming.empty()) admit_arrivals(now);
     uint64_t next = refresh_due_ > now ? refresh_due_ : now + 1;
     if (now >= refresh_due_) {
         if (!refresh_step(now, next)) {
@@ -302,6 +359,11 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     update_write_drain();
     if (serve_writes != (draining_ || (ready_reads == 0 && ready_writes > 0)))
         next = std::min(next, now + 1);
+    // Requests on their way: the first of each queue becomes schedulable at its ready_at.
+    for (const Queue* w : {&reads_, &writes_}) {
+        if (!w->incoming.empty()) next = std::min(next, ready_at(w->incoming.front()));
+    }
+    next = std::min(next, drain_wake());
     next_event_ = params_.tick_every_cycle ? now + 1 : std::max(next, now + 1);
 }
 

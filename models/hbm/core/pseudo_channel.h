@@ -72,15 +72,23 @@ class PseudoChannel {
                   const ControllerParams& params,
                   uint64_t refresh_phase);
 
+    /// Whether r's queue has room; requests sent ahead of their arrival take room at once.
     bool can_accept(bool write) const;
-    /// Queues r at cycle now; requires can_accept(r.write).
+    /// Queues r arriving at cycle now, the cycle of the caller's latest advance(); requires
+    /// can_accept(r.write).
     void enqueue(const MemRequest& r, uint64_t now);
+    /// Queues r to arrive at cycle arrival, which may lie ahead of now (the GPU's L2 slices
+    /// send a request stamped with their own latency). The scheduler sees it only from then:
+    /// a controller knows nothing of requests still on the way, and requests are served in
+    /// arrival order whatever order they were sent in. Requires can_accept(r.write).
+    void send(const MemRequest& r, uint64_t arrival);
     /// The next cycle at which advance() has work (kNever if nothing will ever happen).
     uint64_t next_event() const { return next_event_; }
     /// Issues what is legal at cycle now and appends finished requests to done.
     void advance(uint64_t now, std::vector<Completion>& done);
 
-    size_t queued() const { return reads_.entries.size() + writes_.entries.size(); }
+    /// Requests queued or on their way (sent, not yet arrived).
+    size_t queued() const { return arrived() + reads_.incoming.size() + writes_.incoming.size(); }
     /// For an idle pseudo-channel whose refreshes fell due before now: books them as done on
     /// time (rows closed, the last one's tRFC lock kept) instead of issuing them late.
     void skip_idle_refreshes(uint64_t now);
@@ -117,15 +125,16 @@ class PseudoChannel {
         uint64_t waiting_pre = 0;
         uint64_t until = 0;
     };
-    /// One request queue in the order requests were queued. Requests become schedulable
-    /// frontend_cycles after arrival, and the scheduler takes the schedulable ones as a prefix
-    /// (exact when arrivals come in order; the GPU's need not: README, "What the GPU model
-    /// leaves out"). Per bank it counts the requests
+    /// One request queue in arrival order. Requests become schedulable frontend_cycles after
+    /// arrival, so the schedulable ones are a prefix. Per bank it counts the requests
     /// that hit the open row, so that the scheduler knows without a scan whether any request
     /// needs a row command and which open rows still have hits queued.
     struct Queue {
         uint64_t newest_arrival = 0;  ///< of the last entry (valid when entries is not empty)
         std::vector<Entry> entries;
+        /// Sent and not yet arrived, in arrival order: the scheduler does not see these.
+        /// advance(now) moves those that arrived before now into entries.
+        std::vector<Entry> incoming;
         std::array<uint16_t, 64> hits{};  ///< per bank: requests to its open row
         uint64_t hit_banks = 0;           ///< bit per bank: hits[bank] > 0
         uint32_t hit_total = 0;
@@ -133,6 +142,12 @@ class PseudoChannel {
     };
 
     void account_queue(uint64_t now);
+    size_t arrived() const { return reads_.entries.size() + writes_.entries.size(); }
+    Entry entry_of(const MemRequest& r, uint64_t arrival) const;
+    /// Puts an arrived request into q in arrival order and counts it if it hits the open row.
+    void admit(Queue& q, const Entry& e);
+    /// Admits the requests sent ahead that arrived before cycle now.
+    void admit_arrivals(uint64_t now);
     uint64_t ready_at(const Entry& e) const { return e.arrival + params_.frontend_cycles; }
     bool hits_open_row(const Entry& e) const {
         return timing_.open_row(e.bank) == static_cast<int64_t>(e.row);
@@ -160,6 +175,9 @@ class PseudoChannel {
     /// queued; stops at the low watermark.
     void update_write_drain();
     bool drain_should_start() const;
+    /// The cycle after the next write on its way arrives, when that may start a drain (from
+    /// the next cycle, as a write queued by enqueue does); kNever when it cannot.
+    uint64_t drain_wake() const;
 
     BankTiming timing_;
     PseudoChannelShape shape_;

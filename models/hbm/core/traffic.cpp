@@ -167,8 +167,18 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
     // write-backs are: one leaves the window when its controller queue accepts it. Holding it
     // until its data reached the DRAM let writes waiting for a drain crowd the reads out of
     // the window, so that a deeper write queue made mixed traffic slower.
-    std::vector<std::deque<MemRequest>> waiting(system.pseudo_channel_count());
+    struct Waiting {
+        MemRequest request;
+        uint64_t arrival;  ///< when it reaches the controller, were there room
+    };
+    std::vector<std::deque<Waiting>> waiting(system.pseudo_channel_count());
+    std::mt19937_64 jitter(params.seed + 1);
     uint64_t now = 0, issued = 0, outstanding = 0, retired = 0;
+    // A request refused earlier arrives when the queue takes it, but no earlier than drawn.
+    const auto offer = [&](size_t pc, const MemRequest& r, uint64_t arrival) {
+        if (params.arrival_jitter == 0) return system.try_enqueue(pc, r, now);
+        return system.try_send(pc, r, std::max(now, arrival));
+    };
 
     while (retired < total) {
         done.clear();
@@ -186,8 +196,8 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
         }
         for (size_t pc : touched) {
             auto& w = waiting[pc];
-            while (!w.empty() && system.try_enqueue(pc, w.front(), now)) {
-                if (w.front().write) --outstanding;
+            while (!w.empty() && offer(pc, w.front().request, w.front().arrival)) {
+                if (w.front().request.write) --outstanding;
                 w.pop_front();
             }
         }
@@ -199,10 +209,12 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             const size_t pc = system.pseudo_channel_of(at);
             const MemRequest r = system.request_for(issued, at, write, params.request_bytes);
             ++issued;
-            const bool accepted = waiting[pc].empty() && system.try_enqueue(pc, r, now);
+            const uint64_t arrival =
+                params.arrival_jitter ? now + jitter() % (params.arrival_jitter + 1ULL) : now;
+            const bool accepted = waiting[pc].empty() && offer(pc, r, arrival);
             if (!accepted) {
                 ++result.stalled_enqueues;
-                waiting[pc].push_back(r);
+                waiting[pc].push_back({r, arrival});
             }
             if (!accepted || !write) ++outstanding;  // an accepted write is posted
         }

@@ -26,6 +26,10 @@ struct TrafficParams {
     double offered_bandwidth = 0;  ///< B/s; 0: as fast as the memory accepts
     uint64_t stride = 4096;        ///< bytes between strided requests
     uint64_t seed = 1;             ///< random pattern seed
+    /// Each request reaches its controller 0 .. arrival_jitter cycles (seeded, uniform) after
+    /// it is sent, so requests may arrive out of the order they were queued, as the GPU's L2
+    /// slices send theirs (each stamped with its own latency). 0: on the cycle it is sent.
+    uint32_t arrival_jitter = 0;
 };
 
 /// Exact latency distribution in memory cycles (one bin per cycle up to a cap).

@@ -234,8 +234,13 @@ TEST(GemmKernel, TwoToFourSparsityIsFaster) {
     const GemmTile t = choose_gemm_tile(g, target_of(p));
     const KernelResult dense = run_kernel(p, gemm_kernel(g, t, target_of(p), space));
     const KernelResult sparse = run_kernel(p, gemm_kernel(s, t, target_of(p), space));
-    // Less than 2x: A's copies shrink by half, B's do not, and L2 bandwidth limits the rest.
-    EXPECT_LT(double(sparse.cycles), 0.85 * double(dense.cycles));
+    // Half the math and half of A's bytes; B's copies stay (the 128x256 tile's 48 KB per
+    // k-tile become 40 KB). Per k-tile, dense needs 1024 cycles of math and 768 of L2 reads
+    // (8 slices), sparse 512 and 640; both also wait on each k-tile's DRAM misses. So far less
+    // than 2x: measured 0.85 of dense (81,312 against 96,096 cycles).
+    EXPECT_LT(double(sparse.cycles), 0.9 * double(dense.cycles));
+    EXPECT_EQ(sparse.sm.tensor_flops, dense.sm.tensor_flops);  // useful FLOPs, not issued
+    EXPECT_EQ(sparse.memory.l2_read_sectors * 6, dense.memory.l2_read_sectors * 5);
 }
 
 TEST(Attention, CausalFlashAttentionVisitsAboutHalfTheBlocks) {

@@ -145,11 +145,13 @@ struct SchedulerCase {
     Pattern pattern;
     std::vector<std::string> overrides;
     double offered;
+    uint32_t arrival_jitter = 0;
 };
 
 // Traffic that exercises every scheduler path: mixed reads and writes, copies, random rows,
 // strided and write-only streams, light load with idle gaps and skipped refreshes, closed rows,
-// short drains and shallow queues (frequent switches between reads and writes).
+// short drains, shallow queues (frequent switches between reads and writes) and requests that
+// arrive out of the order they were queued in.
 std::vector<SchedulerCase> scheduler_cases() {
     return {
         {Pattern::Read2Write1, {}, 0},
@@ -172,6 +174,10 @@ std::vector<SchedulerCase> scheduler_cases() {
         {Pattern::WriteStream, {}, 0},
         {Pattern::Read2Write1, {}, 20e9},
         {Pattern::Copy, {"hbm.controller.row_policy=closed"}, 0},
+        // Requests arriving out of queueing order, as the GPU's do.
+        {Pattern::Read2Write1, {}, 0, 40},
+        {Pattern::Random, {}, 0, 40},
+        {Pattern::Copy, {}, 20e9, 40},
     };
 }
 
@@ -187,12 +193,14 @@ void expect_same_schedule(const SchedulerCase& c,
     tp.bytes = 64 * 3000;
     tp.offered_bandwidth = c.offered;
     tp.outstanding = 48;
+    tp.arrival_jitter = c.arrival_jitter;
     HbmSystem plain(p.core);
     const TrafficResult a = run_traffic(plain, tp);
     change(p.core.controller);
     HbmSystem changed(p.core);
     const TrafficResult b = run_traffic(changed, tp);
-    const std::string what = to_string(c.pattern) + " " + std::to_string(c.offered);
+    const std::string what = to_string(c.pattern) + " " + std::to_string(c.offered) + " jitter " +
+                             std::to_string(c.arrival_jitter);
     EXPECT_EQ(a.cycles, b.cycles) << what;
     EXPECT_EQ(a.read_latency.mean(), b.read_latency.mean()) << what;
     EXPECT_EQ(a.write_latency.mean(), b.write_latency.mean()) << what;
@@ -275,6 +283,37 @@ TEST(HbmController, DrainStartedByAnEmptyReadQueueRunsToTheLowWatermark) {
     const auto first_read =
         std::find_if(done.begin(), done.end(), [](const Completion& d) { return !d.write; });
     EXPECT_GE(first_read - done.begin(), writes - c.write_low_watermark);
+}
+
+// A request may be queued before an earlier-stamped one (the GPU's L2 slices send requests
+// stamped with their own latency). The controller serves requests in arrival order, and none
+// before it has arrived: the late one's ACT waits for its arrival.
+TEST(HbmController, RequestsAreServedInArrivalOrderNotQueueingOrder) {
+    const HbmParams p = one_hbm_pseudo_channel();
+    const DramTiming& t = p.core.timing;
+    const ControllerParams& c = p.core.controller;
+    PseudoChannel ch(t, p.core.shape, c, /*refresh_phase=*/1'000'000);
+    const uint64_t late_arrival = 200, early_arrival = 10;
+    MemRequest late;  // queued first, arrives last
+    late.id = 1;
+    late.bank = 0;
+    MemRequest early;
+    early.id = 2;
+    early.bank = 1;
+    ch.enqueue(late, late_arrival);
+    ch.enqueue(early, early_arrival);
+    std::vector<Completion> done;
+    while (ch.queued() > 0)
+        ch.advance(ch.next_event(), done);
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(done[0].id, 2u);
+    EXPECT_EQ(done[1].id, 1u);
+    // Both banks closed, nothing else queued: each takes frontend + ACT + tRCD + CL + burst
+    // from its own arrival.
+    for (const Completion& d : done) {
+        EXPECT_EQ(d.done, d.arrival + c.frontend_cycles + t.rcd + t.cl + t.burst) << d.id;
+    }
+    EXPECT_EQ(done[1].arrival, late_arrival);
 }
 
 TEST(HbmTraffic, RequestsLargerThanTheInterleaveGranuleAreRejected) {
