@@ -102,10 +102,15 @@ void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     SIM_ASSERT(can_accept(r.write), "send into a full queue");
     const Entry e = entry_of(r, arrival);
     std::vector<Entry>& incoming = (r.write ? writes_ : reads_).incoming;
-    const auto at = std::upper_bound(incoming.begin(), incoming.end(), arrival,
-                                     [](uint64_t t, const Entry& x) { return t < x.arrival; });
-    incoming.insert(at, e);
-    next_event_ = std::min(next_event_, std::min(ready_at(e), drain_wake()));
+    if (incoming.empty() || incoming.back().arrival <= arrival) {
+        incoming.push_back(e);
+    } else {
+        incoming.insert(std::upper_bound(incoming.begin(), incoming.end(), arrival,
+                                         [](uint64_t t, const Entry& x) { return t < x.arrival; }),
+                        e);
+    }
+    next_event_ = std::min(next_event_, ready_at(e));
+    if (r.write) next_event_ = std::min(next_event_, drain_wake());
 }
 
 uint64_t PseudoChannel::drain_wake() const {
@@ -115,10 +120,11 @@ uint64_t PseudoChannel::drain_wake() const {
     // completes and arrives meanwhile, which advance() decides; a wake-up that finds no drain
     // to start changes nothing. Writes sent later arrive no earlier than now, and this is
     // computed again after every send and advance, so the wake-up never lies in the past.
+    if (draining_ || writes_.incoming.empty()) return kNever;
     const size_t queued = writes_.entries.size();
     const size_t low = params_.write_low_watermark, high = params_.write_high_watermark;
     const size_t k = queued > low ? (queued + 1 >= high ? 0 : high - 1 - queued) : low - queued;
-    if (draining_ || k >= writes_.incoming.size()) return kNever;
+    if (k >= writes_.incoming.size()) return kNever;
     return writes_.incoming[k].arrival + 1;
 }
 
