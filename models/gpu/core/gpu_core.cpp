@@ -47,17 +47,28 @@ void GpuCore::dispatch(uint32_t sm, uint64_t now) {
         s.launch(next_cta_++, now);
 }
 
-KernelTotals GpuCore::totals_now() const {
-    return KernelTotals::of(counters_, memory_.counters()).plus_scaled(skipped_, KernelTotals{}, 1);
+KernelTotals GpuCore::totals_at(uint64_t now) {
+    // Every SM's residency up to now, and the waits its warps are in: a warp books a wait only
+    // when it next issues, so totals taken mid-kernel (at a wave's end, for a loop's window)
+    // would lack the waits then in progress, up to 4% of the warp time, and extrapolate that.
+    for (auto& s : sms_)
+        s->account(now);
+    SmCounters sm = counters_;
+    for (const auto& s : sms_)
+        s->add_waits_in_progress(now, sm);
+    return KernelTotals::of(sm, memory_.counters()).plus_scaled(skipped_, KernelTotals{}, 1);
 }
 
-bool GpuCore::steady(uint64_t now, const SamplingOptions& sampling, KernelResult& r) {
+bool GpuCore::steady(uint64_t now,
+                     const KernelTotals& so_far,
+                     const SamplingOptions& sampling,
+                     KernelResult& r) {
     // now is the kernel's time: fast-forwarded trips included.
     const uint64_t wave = uint64_t{config_.sm_count} * occupancy_.ctas_per_sm;
     while (done_ctas_ >= (wave_ends_.size() + 1) * wave) {
         wave_ends_.push_back(now);
         wave_work_.push_back(double(wave_ends_.size() * wave));
-        wave_totals_.push_back(totals_now());
+        wave_totals_.push_back(so_far);
     }
     // Warm-up: the first wave ramps up; and while the L2 still has room, the kernel's stores
     // stay in it instead of being written back, so those waves run faster than the steady
@@ -104,7 +115,7 @@ void GpuCore::fast_forward(LoopFastForward& loops, uint64_t now) {
             left = std::min(left, s->main_loop_trips_left());
         return left == Sm::kNoWarps ? 0 : left;
     };
-    const auto jump = loops.on_window(now, counters_.main_loop_trips, totals_now(), resident,
+    const auto jump = loops.on_window(now, counters_.main_loop_trips, totals_at(now), resident,
                                       trips_left, dram_bytes_per_cycle_);
     if (!jump) return;
     for (auto& s : sms_)
@@ -195,7 +206,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
             wake(i, s.next_wake());
         }
         if (wave_done && sampling.enabled && done_ctas_ < kernel_.ctas &&
-            steady(kernel_time(now), sampling, r))
+            steady(kernel_time(now), totals_at(now), sampling, r))
             break;
         if (loops.enabled()) {
             if (done_ctas_ != done_before) loops.reset();  // CTAs retired and others launched
@@ -211,7 +222,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
     r.memory = memory_.counters();
     if (!r.extrapolated) {
         r.cycles = kernel_time(now);
-        r.totals = totals_now();
+        r.totals = totals_at(now);
     }
     if (skipped_trips_ > 0) {
         r.extrapolated = true;

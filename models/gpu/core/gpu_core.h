@@ -53,13 +53,16 @@ class GpuCore {
   private:
     void wake(uint32_t sm, uint64_t at);
     void dispatch(uint32_t sm, uint64_t now);
-    /// Called when a wave of CTAs has finished: whether the wave time is steady; if so r gets
-    /// the extrapolated cycles and bound.
-    bool steady(uint64_t now, const SamplingOptions& sampling, KernelResult& r);
+    /// Called when a wave of CTAs has finished, at kernel time now with the totals so far:
+    /// whether the wave time is steady; if so r gets the extrapolated cycles and bound.
+    bool steady(uint64_t now,
+                const KernelTotals& so_far,
+                const SamplingOptions& sampling,
+                KernelResult& r);
     /// A main-loop window ends at cycle now: jumps ahead when the trips run steadily.
     void fast_forward(LoopFastForward& loops, uint64_t now);
-    /// The work counted so far, fast-forwarded trips included.
-    KernelTotals totals_now() const;
+    /// The work counted up to simulated cycle now, fast-forwarded trips included.
+    KernelTotals totals_at(uint64_t now);
     /// The kernel's time at simulated cycle now: fast-forwarded trips included.
     uint64_t kernel_time(uint64_t now) const {
         return now + static_cast<uint64_t>(std::llround(skipped_cycles_));

@@ -293,29 +293,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     Warp& w = warps_[slot];
     const Instr& in = kernel_.program[w.pc];
     ++counters_.scheduler_decisions;
-
-    // Where the time since this warp last issued went.
-    uint64_t operands = w.next_ready;
-    bool from_memory = false;
-    if (w.run_left == 0) {
-        for (uint8_t name : {in.src[0], in.src[1], in.dst}) {
-            const uint8_t r = rotated(w, in, name);
-            if (r == kNoReg || w.ready[r] <= operands) continue;
-            operands = w.ready[r];
-            from_memory = (w.loaded >> r) & 1;
-        }
-    }
-    const uint64_t waited = now - std::min(now, w.since);
-    const uint64_t on_operands = std::min(waited, operands > w.since ? operands - w.since : 0);
-    (from_memory ? counters_.stall_memory : counters_.stall_dependency) += on_operands;
-    const uint64_t rest = waited - on_operands;
-    if (w.saw_throttle) {
-        counters_.stall_memory += rest;
-    } else if (w.saw_pipe_busy) {
-        counters_.stall_pipeline += rest;
-    } else {
-        counters_.not_selected += rest;
-    }
+    book_wait(w, now, counters_);
     w.saw_throttle = w.saw_pipe_busy = false;
 
     const Pipe p = pipe_of(in.op);
@@ -401,6 +379,41 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     if (w.run_left == 0) {
         ++w.pc;
         advance_control(w);
+    }
+}
+
+void Sm::book_wait(const Warp& w, uint64_t now, SmCounters& into) const {
+    const uint64_t waited = now - std::min(now, w.since);
+    if (w.at_barrier) {
+        into.stall_barrier += waited;
+        return;
+    }
+    const Instr& in = kernel_.program[w.pc];
+    uint64_t operands = w.next_ready;
+    bool from_memory = false;
+    if (w.run_left == 0) {
+        for (uint8_t name : {in.src[0], in.src[1], in.dst}) {
+            const uint8_t r = rotated(w, in, name);
+            if (r == kNoReg || w.ready[r] <= operands) continue;
+            operands = w.ready[r];
+            from_memory = (w.loaded >> r) & 1;
+        }
+    }
+    const uint64_t on_operands = std::min(waited, operands > w.since ? operands - w.since : 0);
+    (from_memory ? into.stall_memory : into.stall_dependency) += on_operands;
+    const uint64_t rest = waited - on_operands;
+    if (w.saw_throttle) {
+        into.stall_memory += rest;
+    } else if (w.saw_pipe_busy) {
+        into.stall_pipeline += rest;
+    } else {
+        into.not_selected += rest;
+    }
+}
+
+void Sm::add_waits_in_progress(uint64_t now, SmCounters& into) const {
+    for (const Warp& w : warps_) {
+        if (w.live) book_wait(w, now, into);
     }
 }
 

@@ -63,6 +63,9 @@ class Sm {
     void finish(uint64_t now);
     /// Brings the residency integral up to cycle now (the counters are read then).
     void account(uint64_t now) { account_residency(now); }
+    /// Adds to into the waits resident warps are in at now, by reason, as they would be booked
+    /// were each to issue at now (a warp books its wait only when it next issues).
+    void add_waits_in_progress(uint64_t now, SmCounters& into) const;
     uint32_t resident_ctas() const { return resident_ctas_; }
     /// The fewest trips of the kernel's main loop a resident warp has left; 0 when a resident
     /// warp is outside it, kNoWarps when none is resident.
@@ -132,6 +135,10 @@ class Sm {
     /// The event that ends a warp's wait: the next scan reads it again.
     void unpark(uint32_t slot) { sps_[slot % sps_.size()].parked[slot / sps_.size()] = 0; }
     void issue(uint32_t slot, SubPartition& sp, uint64_t now);
+    /// Books w's wait from w.since to now into `into` by reason: operands in flight from memory
+    /// or a pipeline, then what the warp saw while ready (throttled, pipeline busy, or another
+    /// warp chosen); the whole wait at a barrier.
+    void book_wait(const Warp& w, uint64_t now, SmCounters& into) const;
     /// Resolves loop and divergence markers from w.pc to the next instruction that issues.
     void advance_control(Warp& w);
     void retire(uint32_t slot, uint64_t now);
