@@ -285,7 +285,7 @@ TEST(HbmController, DrainStartedByAnEmptyReadQueueRunsToTheLowWatermark) {
     EXPECT_GE(first_read - done.begin(), writes - c.write_low_watermark);
 }
 
-// A request may be queued before an earlier-stamped one (the GPU's L2 slices send requests
+// A request may be sent before an earlier-stamped one (the GPU's L2 slices send requests
 // stamped with their own latency). The controller serves requests in arrival order, and none
 // before it has arrived: the late one's ACT waits for its arrival.
 TEST(HbmController, RequestsAreServedInArrivalOrderNotQueueingOrder) {
@@ -300,8 +300,8 @@ TEST(HbmController, RequestsAreServedInArrivalOrderNotQueueingOrder) {
     MemRequest early;
     early.id = 2;
     early.bank = 1;
-    ch.enqueue(late, late_arrival);
-    ch.enqueue(early, early_arrival);
+    ch.send(late, late_arrival);
+    ch.send(early, early_arrival);
     std::vector<Completion> done;
     while (ch.queued() > 0)
         ch.advance(ch.next_event(), done);
@@ -314,6 +314,9 @@ TEST(HbmController, RequestsAreServedInArrivalOrderNotQueueingOrder) {
         EXPECT_EQ(d.done, d.arrival + c.frontend_cycles + t.rcd + t.cl + t.burst) << d.id;
     }
     EXPECT_EQ(done[1].arrival, late_arrival);
+    // Each is counted as queued from its arrival until its RD issues (frontend + ACT + tRCD).
+    ch.finish(done[1].done);
+    EXPECT_EQ(ch.counters().queue_integral, 2 * (c.frontend_cycles + t.rcd));
 }
 
 TEST(HbmTraffic, RequestsLargerThanTheInterleaveGranuleAreRejected) {
