@@ -415,6 +415,10 @@ void Sm::add_waits_in_progress(uint64_t now, SmCounters& into) const {
     for (const Warp& w : warps_) {
         if (w.live) book_wait(w, now, into);
     }
+    for (const SubPartition& sp : sps_) {
+        if (sp.idle_since != kNeverCycle && sp.resident)
+            into.no_eligible_cycles += now - std::min(now, sp.idle_since);
+    }
 }
 
 uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {

@@ -64,7 +64,8 @@ class Sm {
     /// Brings the residency integral up to cycle now (the counters are read then).
     void account(uint64_t now) { account_residency(now); }
     /// Adds to into the waits resident warps are in at now, by reason, as they would be booked
-    /// were each to issue at now (a warp books its wait only when it next issues).
+    /// were each to issue at now (a warp books its wait only when it next issues), and the
+    /// schedulers' idle stretches in progress.
     void add_waits_in_progress(uint64_t now, SmCounters& into) const;
     uint32_t resident_ctas() const { return resident_ctas_; }
     /// The fewest trips of the kernel's main loop a resident warp has left; 0 when a resident

@@ -94,8 +94,12 @@ class PseudoChannel {
     void skip_idle_refreshes(uint64_t now);
     const ChannelCounters& counters() const { return counters_; }
     const BankTiming& timing() const { return timing_; }
-    /// Closes the queue-occupancy integral at the end of a run.
-    void finish(uint64_t now) { account_queue(now); }
+    /// Closes the queue-occupancy integral at the end of a run (requests that arrived and were
+    /// not admitted yet count from their arrival).
+    void finish(uint64_t now) {
+        account_queue(now);
+        admit_arrivals(now);
+    }
 
   private:
     /// A queued request, kept small: the queues are scanned and shifted on every command.
