@@ -41,8 +41,8 @@ void PseudoChannel::skip_idle_refreshes(uint64_t now) {
 }
 
 bool PseudoChannel::can_accept(bool write) const {
-    return write ? writes_.entries.size() + writes_.incoming.size() < params_.write_queue
-                 : reads_.entries.size() + reads_.incoming.size() < params_.read_queue;
+    return write ? writes_.entries.size() < params_.write_queue
+                 : reads_.entries.size() < params_.read_queue;
 }
 
 void PseudoChannel::account_queue(uint64_t now) {
@@ -68,19 +68,21 @@ PseudoChannel::Entry PseudoChannel::entry_of(const MemRequest& r, uint64_t arriv
     return e;
 }
 
-void PseudoChannel::admit(Queue& q, const Entry& e) {
-    auto at = q.entries.end();
-    if (!q.entries.empty() && e.arrival < q.newest_arrival) {
-        at = std::upper_bound(q.entries.begin(), q.entries.end(), e.arrival,
-                              [](uint64_t t, const Entry& x) { return t < x.arrival; });
+void PseudoChannel::admit_next(Queue& q) {
+    const Entry e = q.entries[q.arrived];
+    if (q.arrived > 0 && e.arrival < q.newest_arrival) {
+        const auto first = q.entries.begin();
+        const auto last = first + static_cast<std::ptrdiff_t>(q.arrived);
+        const auto at = std::upper_bound(first, last, e.arrival,
+                                         [](uint64_t t, const Entry& x) { return t < x.arrival; });
         // Only a request dated before ones already scanned lands among them (none does when
         // arrivals are never dated before the latest advance()); rescan then.
-        if (static_cast<size_t>(at - q.entries.begin()) < q.row_scan.scanned)
-            q.row_scan.epoch = ~0ULL;
+        if (static_cast<size_t>(at - first) < q.row_scan.scanned) q.row_scan.epoch = ~0ULL;
+        std::rotate(at, last, last + 1);
     } else {
         q.newest_arrival = e.arrival;
     }
-    q.entries.insert(at, e);
+    ++q.arrived;
     if (hits_open_row(e)) {
         count_hit(q, e.bank);
         // The bank's PRE now waits for this hit: a scan that counted on it is stale.
@@ -92,7 +94,9 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
     SIM_ASSERT(can_accept(r.write), "enqueue into a full queue");
     account_queue(now);
     const Entry e = entry_of(r, now);
-    admit(r.write ? writes_ : reads_, e);
+    Queue& q = r.write ? writes_ : reads_;
+    q.entries.insert(q.entries.begin() + static_cast<std::ptrdiff_t>(q.arrived), e);
+    admit_next(q);
     next_event_ = std::min(next_event_, ready_at(e));
     // A write that starts a drain switches the scheduler to writes from the next cycle.
     if (r.write && !draining_ && drain_should_start()) next_event_ = std::min(next_event_, now + 1);
@@ -101,13 +105,15 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
 void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     SIM_ASSERT(can_accept(r.write), "send into a full queue");
     const Entry e = entry_of(r, arrival);
-    std::vector<Entry>& incoming = (r.write ? writes_ : reads_).incoming;
-    if (incoming.empty() || incoming.back().arrival <= arrival) {
-        incoming.push_back(e);
+    std::vector<Entry>& entries = (r.write ? writes_ : reads_).entries;
+    const size_t arrived = (r.write ? writes_ : reads_).arrived;
+    if (entries.size() == arrived || entries.back().arrival <= arrival) {
+        entries.push_back(e);
     } else {
-        incoming.insert(std::upper_bound(incoming.begin(), incoming.end(), arrival,
-                                         [](uint64_t t, const Entry& x) { return t < x.arrival; }),
-                        e);
+        entries.insert(
+            std::upper_bound(entries.begin() + static_cast<std::ptrdiff_t>(arrived), entries.end(),
+                             arrival, [](uint64_t t, const Entry& x) { return t < x.arrival; }),
+            e);
     }
     next_event_ = std::min(next_event_, ready_at(e));
     if (r.write) next_event_ = std::min(next_event_, drain_wake());
@@ -120,25 +126,21 @@ uint64_t PseudoChannel::drain_wake() const {
     // completes and arrives meanwhile, which advance() decides; a wake-up that finds no drain
     // to start changes nothing. Writes sent later arrive no earlier than now, and this is
     // computed again after every send and advance, so the wake-up never lies in the past.
-    if (draining_ || writes_.incoming.empty()) return kNever;
-    const size_t queued = writes_.entries.size();
+    if (draining_ || writes_.on_the_way() == 0) return kNever;
+    const size_t queued = writes_.arrived;
     const size_t low = params_.write_low_watermark, high = params_.write_high_watermark;
     const size_t k = queued > low ? (queued + 1 >= high ? 0 : high - 1 - queued) : low - queued;
-    if (k >= writes_.incoming.size()) return kNever;
-    return writes_.incoming[k].arrival + 1;
+    if (k >= writes_.on_the_way()) return kNever;
+    return writes_.entries[queued + k].arrival + 1;
 }
 
 void PseudoChannel::admit_arrivals(uint64_t now) {
     for (Queue* q : {&reads_, &writes_}) {
-        size_t n = 0;
-        while (n < q->incoming.size() && q->incoming[n].arrival < now) {
+        while (q->on_the_way() > 0 && q->entries[q->arrived].arrival < now) {
             // Queued from its arrival on: the occupancy integral counts it from then.
-            counters_.queue_integral += now - q->incoming[n].arrival;
-            admit(*q, q->incoming[n]);
-            ++n;
+            counters_.queue_integral += now - q->entries[q->arrived].arrival;
+            admit_next(*q);
         }
-        q->incoming.erase(q->incoming.begin(),
-                          q->incoming.begin() + static_cast<std::ptrdiff_t>(n));
     }
 }
 
@@ -147,8 +149,8 @@ void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
     ++counters_.activates;
     ++row_epoch_;
     for (Queue* q : {&reads_, &writes_}) {
-        for (const Entry& e : q->entries) {
-            if (e.bank == bank && e.row == row) count_hit(*q, bank);
+        for (size_t i = 0; i < q->arrived; ++i) {
+            if (q->entries[i].bank == bank && q->entries[i].row == row) count_hit(*q, bank);
         }
     }
 }
@@ -248,6 +250,7 @@ void PseudoChannel::issue_column(Queue& q,
             }
             --q.hit_total;
             q.entries.erase(q.entries.begin() + static_cast<std::ptrdiff_t>(i));
+            --q.arrived;
             if (i < q.row_scan.scanned) --q.row_scan.scanned;
             --ready;
         }
@@ -321,7 +324,7 @@ size_t PseudoChannel::schedulable(const Queue& q,
                                   uint64_t now,
                                   uint32_t& tail_hits,
                                   uint64_t& next) const {
-    size_t ready = q.entries.size();
+    size_t ready = q.arrived;
     tail_hits = 0;
     if (ready == 0 || q.newest_arrival + params_.frontend_cycles <= now) return ready;
     while (ready > 0 && ready_at(q.entries[ready - 1]) > now) {
@@ -330,14 +333,14 @@ size_t PseudoChannel::schedulable(const Queue& q,
     }
     // Keep the next request's arrival in view: it may need a row command before anything
     // else happens.
-    if (ready < q.entries.size()) next = std::min(next, ready_at(q.entries[ready]));
+    if (ready < q.arrived) next = std::min(next, ready_at(q.entries[ready]));
     return ready;
 }
 
 void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     ++counters_.wakeups;
     account_queue(now);
-    if (!reads_.incoming.empty() || !writes_.incoming.empty()) admit_arrivals(now);
+    if (reads_.on_the_way() > 0 || writes_.on_the_way() > 0) admit_arrivals(now);
     uint64_t next = refresh_due_ > now ? refresh_due_ : now + 1;
     if (now >= refresh_due_) {
         if (!refresh_step(now, next)) {
@@ -367,14 +370,14 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
         next = std::min(next, now + 1);
     // Requests on their way: the first of each queue becomes schedulable at its ready_at.
     for (const Queue* w : {&reads_, &writes_}) {
-        if (!w->incoming.empty()) next = std::min(next, ready_at(w->incoming.front()));
+        if (w->on_the_way() > 0) next = std::min(next, ready_at(w->entries[w->arrived]));
     }
     next = std::min(next, drain_wake());
     next_event_ = params_.tick_every_cycle ? now + 1 : std::max(next, now + 1);
 }
 
 bool PseudoChannel::drain_should_start() const {
-    const size_t writes = writes_.entries.size();
+    const size_t writes = writes_.arrived;
     // Besides the high watermark, a drain also starts when no read is queued at all, and then
     // runs to the low watermark like any other. Without that, writes below the high watermark
     // went only while the read queue happened to be empty and gave way to the next read at
@@ -382,12 +385,12 @@ bool PseudoChannel::drain_should_start() const {
     // opened for writes (once measured at 3 requests per turnaround and 1.26 ACTs per request).
     // Ramulator 2 and DRAMSys also enter write mode on an empty read queue.
     return writes >= params_.write_high_watermark ||
-           (reads_.entries.empty() && writes > params_.write_low_watermark);
+           (reads_.arrived == 0 && writes > params_.write_low_watermark);
 }
 
 void PseudoChannel::update_write_drain() {
     if (drain_should_start()) draining_ = true;
-    if (writes_.entries.size() <= params_.write_low_watermark) draining_ = false;
+    if (writes_.arrived <= params_.write_low_watermark) draining_ = false;
 }
 
 }  // namespace sim::hbm

@@ -88,7 +88,7 @@ class PseudoChannel {
     void advance(uint64_t now, std::vector<Completion>& done);
 
     /// Requests queued or on their way (sent, not yet arrived).
-    size_t queued() const { return arrived() + reads_.incoming.size() + writes_.incoming.size(); }
+    size_t queued() const { return reads_.entries.size() + writes_.entries.size(); }
     /// For an idle pseudo-channel whose refreshes fell due before now: books them as done on
     /// time (rows closed, the last one's tRFC lock kept) instead of issuing them late.
     void skip_idle_refreshes(uint64_t now);
@@ -129,16 +129,17 @@ class PseudoChannel {
         uint64_t waiting_pre = 0;
         uint64_t until = 0;
     };
-    /// One request queue in arrival order. Requests become schedulable frontend_cycles after
-    /// arrival, so the schedulable ones are a prefix. Per bank it counts the requests
+    /// One request queue in arrival order: the first `arrived` entries have arrived, the rest
+    /// are on their way (sent, not arrived; the scheduler does not see them), and advance(now)
+    /// admits those that arrived before now. Requests become schedulable frontend_cycles after
+    /// arrival, so the schedulable ones are a prefix. Per bank it counts the arrived requests
     /// that hit the open row, so that the scheduler knows without a scan whether any request
     /// needs a row command and which open rows still have hits queued.
     struct Queue {
-        uint64_t newest_arrival = 0;  ///< of the last entry (valid when entries is not empty)
+        uint64_t newest_arrival = 0;  ///< of the last arrived entry (valid when arrived > 0)
         std::vector<Entry> entries;
-        /// Sent and not yet arrived, in arrival order: the scheduler does not see these.
-        /// advance(now) moves those that arrived before now into entries.
-        std::vector<Entry> incoming;
+        size_t arrived = 0;
+        size_t on_the_way() const { return entries.size() - arrived; }
         std::array<uint16_t, 64> hits{};  ///< per bank: requests to its open row
         uint64_t hit_banks = 0;           ///< bit per bank: hits[bank] > 0
         uint32_t hit_total = 0;
@@ -146,10 +147,11 @@ class PseudoChannel {
     };
 
     void account_queue(uint64_t now);
-    size_t arrived() const { return reads_.entries.size() + writes_.entries.size(); }
+    size_t arrived() const { return reads_.arrived + writes_.arrived; }
     Entry entry_of(const MemRequest& r, uint64_t arrival) const;
-    /// Puts an arrived request into q in arrival order and counts it if it hits the open row.
-    void admit(Queue& q, const Entry& e);
+    /// Admits q's first request on its way (entries[arrived]), which has arrived: moves it into
+    /// the arrived ones in arrival order and counts it if it hits the open row.
+    void admit_next(Queue& q);
     /// Admits the requests sent ahead that arrived before cycle now.
     void admit_arrivals(uint64_t now);
     uint64_t ready_at(const Entry& e) const { return e.arrival + params_.frontend_cycles; }
