@@ -110,7 +110,8 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
             channels_[pc].advance(now, done);
             queued_ -= done.size() - before;
             schedule(pc);
-            if (touched) touched->push_back(pc);
+            // Queue entries free only when a request completes.
+            if (touched && done.size() > before) touched->push_back(pc);
         }
     }
 }

@@ -68,7 +68,7 @@ class HbmSystem {
     /// event behind, and advance() at that cycle may then find nothing to do.
     uint64_t next_event() const;
     /// Advances every pseudo-channel whose event is due at now; their indices are appended to
-    /// touched when given (their queues may have room again).
+    /// touched when given if they completed requests (their queues have room again).
     void advance(uint64_t now,
                  std::vector<Completion>& done,
                  std::vector<size_t>* touched = nullptr);
