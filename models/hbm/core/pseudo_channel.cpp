@@ -105,15 +105,14 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
 void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     SIM_ASSERT(can_accept(r.write), "send into a full queue");
     const Entry e = entry_of(r, arrival);
-    std::vector<Entry>& entries = (r.write ? writes_ : reads_).entries;
-    const size_t arrived = (r.write ? writes_ : reads_).arrived;
-    if (entries.size() == arrived || entries.back().arrival <= arrival) {
-        entries.push_back(e);
+    Queue& q = r.write ? writes_ : reads_;
+    if (q.on_the_way() == 0 || q.entries.back().arrival <= arrival) {
+        q.entries.push_back(e);
     } else {
-        entries.insert(
-            std::upper_bound(entries.begin() + static_cast<std::ptrdiff_t>(arrived), entries.end(),
-                             arrival, [](uint64_t t, const Entry& x) { return t < x.arrival; }),
-            e);
+        const auto first = q.entries.begin() + static_cast<std::ptrdiff_t>(q.arrived);
+        q.entries.insert(std::upper_bound(first, q.entries.end(), arrival,
+                                          [](uint64_t t, const Entry& x) { return t < x.arrival; }),
+                         e);
     }
     next_event_ = std::min(next_event_, ready_at(e));
     if (r.write) next_event_ = std::min(next_event_, drain_wake());
