@@ -268,7 +268,7 @@ uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, 
 
 void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, uint64_t now) {
     const bool write = miss == kNoMiss;
-    const uint64_t dram_now = dram_cycle_at(now);
+    const uint64_t arrival = dram_cycle_at(now);
     for (uint32_t half = 0; half < 2; ++half) {
         const uint8_t bits = static_cast<uint8_t>((sectors >> (2 * half)) & 0x3);
         if (!bits) continue;
@@ -289,8 +289,8 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
         const size_t pc = dram_.pseudo_channel_of(parts);
         const hbm::MemRequest req = dram_.request_for(id, parts, write, bytes);
         auto& waiting = write ? refused_writes_[pc] : refused_reads_[pc];
-        if (!waiting.empty() || !dram_.try_send(pc, req, dram_now))
-            waiting.push_back({pc, req, dram_now});
+        if (!waiting.empty() || !dram_.try_send(pc, req, arrival))
+            waiting.push_back({req, arrival});
     }
 }
 
@@ -330,16 +330,16 @@ void MemorySystem::advance_dram(uint64_t now) {
             if (--misses_[d.miss].outstanding == 0)
                 fill_l2(d.line, d.miss, std::max(now, sm_cycle_at(c.done)));
         }
-        retry_refused(touched_, due);
+        retry_refused(touched_);
     }
 }
 
-void MemorySystem::retry_refused(const std::vector<size_t>& touched, uint64_t dram_now) {
+void MemorySystem::retry_refused(const std::vector<size_t>& touched) {
     for (size_t pc : touched) {
         for (auto* q : {&refused_reads_[pc], &refused_writes_[pc]}) {
-            // A request refused before it arrived still arrives no earlier than stamped.
-            while (!q->empty() &&
-                   dram_.try_send(pc, q->front().request, std::max(dram_now, q->front().arrival)))
+            // A request refused before it arrived still arrives no earlier than stamped (and
+            // try_send counts one stamped before the latest DRAM advance as arriving then).
+            while (!q->empty() && dram_.try_send(pc, q->front().request, q->front().arrival))
                 q->pop_front();
         }
     }

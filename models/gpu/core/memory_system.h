@@ -114,7 +114,6 @@ class MemorySystem {
     };
     static constexpr uint32_t kNoMiss = ~0u;
     struct Refused {
-        size_t pseudo_channel;
         hbm::MemRequest request;
         uint64_t arrival;  ///< DRAM cycle it reaches the controller, were there room
     };
@@ -145,7 +144,7 @@ class MemorySystem {
     void write_back(const SectorCache::Victim& v, uint64_t now);
     uint64_t dram_cycle_at(uint64_t sm_cycle) const;
     uint64_t sm_cycle_at(uint64_t dram_cycle) const;
-    void retry_refused(const std::vector<size_t>& touched, uint64_t dram_now);
+    void retry_refused(const std::vector<size_t>& touched);
 
     GpuCoreConfig gpu_;
     EventQueue& events_;

@@ -174,10 +174,11 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
     std::vector<std::deque<Waiting>> waiting(system.pseudo_channel_count());
     std::mt19937_64 jitter(params.seed + 1);
     uint64_t now = 0, issued = 0, outstanding = 0, retired = 0;
-    // A request refused earlier arrives when the queue takes it, but no earlier than drawn.
+    // A request refused earlier arrives when the queue takes it (try_send counts an arrival
+    // before the latest advance as then), but no earlier than drawn.
     const auto offer = [&](size_t pc, const MemRequest& r, uint64_t arrival) {
         if (params.arrival_jitter == 0) return system.try_enqueue(pc, r, now);
-        return system.try_send(pc, r, std::max(now, arrival));
+        return system.try_send(pc, r, arrival);
     };
 
     while (retired < total) {
