@@ -30,6 +30,10 @@ class ClockDomain {
   private:
     std::string name_;
     uint64_t frequency_hz_;
+    // Below these the products fit in 64 bits and a 64-bit division gives the same result as
+    // the 128-bit one (which is a library call on x86-64, on the path of every DRAM request).
+    uint64_t max_cycle_64_;  ///< to_ps: c * kPsPerSecond + frequency_hz_ - 1 fits
+    uint64_t max_ps_64_;     ///< cycle_at: t * frequency_hz_ fits
 };
 
 }  // namespace sim

@@ -82,6 +82,43 @@ TEST(Coalescer, AStridedWalkTouchesOneSectorPerThread) {
         EXPECT_EQ(__builtin_popcount(out[i].sectors), 1);
 }
 
+// A full warp on a linear stream takes a shortcut (one run of bytes); it must give exactly the
+// lines and sectors of walking the lanes one by one, whatever the access size, the base's
+// offset within a line and the array's end (where the lanes wrap to its start).
+TEST(Coalescer, TheContiguousShortcutMatchesTheLaneByLaneWalk) {
+    size_t cases = 0;
+    for (uint32_t bytes : {1u, 2u, 4u, 8u, 16u}) {
+        for (uint64_t base_offset : {0u, 16u, 48u, 96u}) {
+            AddressStream s = stream(bytes);
+            s.base = 4096 + base_offset / bytes * bytes;  // aligned to the access size
+            s.vectors = 1000;                             // not a multiple of 32: lanes wrap
+            for (uint64_t cta = 0; cta < 5; ++cta) {
+                for (uint32_t warp = 0; warp < 8; ++warp) {
+                    LineAccess fast[32], slow[32];
+                    const size_t n = coalesce(s, cta, 0, warp, ~0u, fast);
+                    // All lanes but one: the shortcut is off, every lane is walked; then add
+                    // the last lane by hand.
+                    size_t m = coalesce(s, cta, 0, warp, 0x7FFFFFFF, slow);
+                    const uint64_t addr = s.address(cta, 0, uint64_t{warp} * 32 + 31);
+                    const uint64_t line = addr & ~uint64_t{127};
+                    const auto sector = static_cast<uint8_t>(1u << ((addr >> 5) & 3));
+                    size_t i = 0;
+                    while (i < m && slow[i].line != line)
+                        ++i;
+                    if (i == m) slow[m++] = {line, 0};
+                    slow[i].sectors |= sector;
+                    ASSERT_EQ(n, m) << bytes << " B, cta " << cta << ", warp " << warp;
+                    for (size_t k = 0; k < n; ++k) {
+                        EXPECT_EQ(fast[k].line, slow[k].line);
+                        EXPECT_EQ(fast[k].sectors, slow[k].sectors);
+                    }
+                    ++cases;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(cases, 5u * 4 * 5 * 8);
+}
 TEST(SectorCache, SectorsFillOneAtATimeAndLruEvictsDirtyLines) {
     SectorCache c(2 * 128, 2);  // one set of two ways
     SectorCache::Victim v;
