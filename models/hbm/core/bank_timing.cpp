@@ -11,11 +11,12 @@ BankTiming::BankTiming(const DramTiming& t, const PseudoChannelShape& shape)
     : t_(t),
       banks_per_group_(shape.banks_per_group),
       banks_(shape.banks()),
+      open_rows_(shape.banks(), kClosed),
       groups_(shape.bank_groups) {}
 
 bool BankTiming::all_closed() const {
-    return std::all_of(banks_.begin(), banks_.end(),
-                       [](const Bank& b) { return b.open_row == kClosed; });
+    return std::all_of(open_rows_.begin(), open_rows_.end(),
+                       [](int64_t row) { return row == kClosed; });
 }
 
 uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
@@ -45,10 +46,9 @@ uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
 }
 
 void BankTiming::idle_refresh(uint64_t at) {
-    for (Bank& b : banks_) {
-        b.open_row = kClosed;
+    std::fill(open_rows_.begin(), open_rows_.end(), kClosed);
+    for (Bank& b : banks_)
         raise(b.next_act, at + t_.rfc);
-    }
 }
 
 void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
@@ -56,8 +56,8 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
     switch (cmd) {
         case Command::ACT: {
             Bank& b = banks_[bank];
-            SIM_ASSERT(b.open_row == kClosed, "ACT to a bank with an open row");
-            b.open_row = static_cast<int64_t>(row);
+            SIM_ASSERT(open_rows_[bank] == kClosed, "ACT to a bank with an open row");
+            open_rows_[bank] = static_cast<int64_t>(row);
             raise(b.next_rd, now + t_.rcd);
             raise(b.next_wr, now + t_.rcd);
             raise(b.next_pre, now + t_.ras);
@@ -71,9 +71,8 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
             break;
         }
         case Command::PRE: {
-            Bank& b = banks_[bank];
-            b.open_row = kClosed;
-            raise(b.next_act, now + t_.rp);
+            open_rows_[bank] = kClosed;
+            raise(banks_[bank].next_act, now + t_.rp);
             break;
         }
         case Command::RD:

@@ -33,7 +33,7 @@ class BankTiming {
     /// banks stay locked until at + tRFC. Used when a simulation skips idle time.
     void idle_refresh(uint64_t at);
 
-    int64_t open_row(uint32_t bank) const { return banks_[bank].open_row; }
+    int64_t open_row(uint32_t bank) const { return open_rows_[bank]; }
     /// The earliest any RD (or WR) may go on this pseudo-channel: a lower bound for every bank.
     uint64_t earliest_any_column(bool write) const { return write ? next_wr_ : next_rd_; }
     /// earliest(WR or RD, bank), inline for the scheduler's hot loop.
@@ -52,7 +52,7 @@ class BankTiming {
     /// issue(RD or WR), inline for the scheduler's hot loop.
     void issue_column(bool write, uint32_t bank, uint64_t now) {
         SIM_ASSERT(now >= earliest_column(write, bank), "column command issued before it is legal");
-        SIM_ASSERT(banks_[bank].open_row != kClosed, "column command to a closed bank");
+        SIM_ASSERT(open_rows_[bank] != kClosed, "column command to a closed bank");
         Group& g = groups_[bank / banks_per_group_];
         if (write) {
             const uint64_t data_end = now + t_.cwl + t_.burst;
@@ -77,7 +77,6 @@ class BankTiming {
 
   private:
     struct Bank {
-        int64_t open_row = kClosed;
         uint64_t next_act = 0, next_pre = 0, next_rd = 0, next_wr = 0;
     };
     struct Group {
@@ -90,6 +89,9 @@ class BankTiming {
     DramTiming t_;
     uint32_t banks_per_group_;
     std::vector<Bank> banks_;
+    /// Per bank the open row or kClosed, apart from the rest: the scheduler's scans read
+    /// only these (two cache lines for 16 banks instead of ten).
+    std::vector<int64_t> open_rows_;
     std::vector<Group> groups_;
     uint64_t next_act_ = 0, next_rd_ = 0, next_wr_ = 0;
     std::array<uint64_t, 4> act_window_{};  ///< the last four ACT cycles, oldest first

@@ -95,7 +95,7 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
     account_queue(now);
     const Entry e = entry_of(r, now);
     Queue& q = r.write ? writes_ : reads_;
-    q.entries.insert(q.entries.begin() + static_cast<std::ptrdiff_t>(q.arrived), e);
+    q.entries.insert(q.arrived, e);
     admit_next(q);
     next_event_ = std::min(next_event_, ready_at(e));
     // A write that starts a drain switches the scheduler to writes from the next cycle.
@@ -109,10 +109,10 @@ void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     if (q.on_the_way() == 0 || q.entries.back().arrival <= arrival) {
         q.entries.push_back(e);
     } else {
-        const auto first = q.entries.begin() + static_cast<std::ptrdiff_t>(q.arrived);
-        q.entries.insert(std::upper_bound(first, q.entries.end(), arrival,
-                                          [](uint64_t t, const Entry& x) { return t < x.arrival; }),
-                         e);
+        const auto first = q.entries.begin() + q.arrived;
+        const auto at = std::upper_bound(first, q.entries.end(), arrival,
+                                         [](uint64_t t, const Entry& x) { return t < x.arrival; });
+        q.entries.insert(static_cast<size_t>(at - q.entries.begin()), e);
     }
     next_event_ = std::min(next_event_, ready_at(e));
     if (r.write) next_event_ = std::min(next_event_, drain_wake());
@@ -248,7 +248,7 @@ void PseudoChannel::issue_column(Queue& q,
                 if (q.row_scan.tried & bit) q.row_scan.epoch = ~0ULL;
             }
             --q.hit_total;
-            q.entries.erase(q.entries.begin() + static_cast<std::ptrdiff_t>(i));
+            q.entries.erase(i);
             --q.arrived;
             if (i < q.row_scan.scanned) --q.row_scan.scanned;
             --ready;

@@ -14,6 +14,7 @@
 
 #include "models/hbm/core/address_mapping.h"
 #include "models/hbm/core/bank_timing.h"
+#include "models/hbm/core/front_erase_vector.h"
 
 namespace sim::hbm {
 
@@ -137,7 +138,7 @@ class PseudoChannel {
     /// needs a row command and which open rows still have hits queued.
     struct Queue {
         uint64_t newest_arrival = 0;  ///< of the last arrived entry (valid when arrived > 0)
-        std::vector<Entry> entries;
+        FrontEraseVector<Entry> entries;
         size_t arrived = 0;
         size_t on_the_way() const { return entries.size() - arrived; }
         std::array<uint16_t, 64> hits{};  ///< per bank: requests to its open row

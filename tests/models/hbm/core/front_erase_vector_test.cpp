@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// FrontEraseVector against std::vector: the same sequence after any mix of inserts and erases,
+// across the slides and compactions of its storage.
+#include "models/hbm/core/front_erase_vector.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace sim::hbm {
+namespace {
+
+TEST(FrontEraseVector, ErasingShiftsTheOlderElementsAndKeepsTheOrder) {
+    FrontEraseVector<int> v;
+    v.reserve(4);
+    for (int i = 0; i < 4; ++i)
+        v.push_back(i);
+    v.erase(2);  // 0 1 3: 0 and 1 moved up
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0], 0);
+    EXPECT_EQ(v[1], 1);
+    EXPECT_EQ(v[2], 3);
+    EXPECT_EQ(v.back(), 3);
+    v.insert(1, 9);  // 0 9 1 3
+    EXPECT_EQ(std::vector<int>(v.begin(), v.end()), (std::vector<int>{0, 9, 1, 3}));
+}
+
+TEST(FrontEraseVector, MatchesStdVectorUnderRandomUse) {
+    std::mt19937 rng(7);
+    FrontEraseVector<int> v;
+    v.reserve(8);
+    std::vector<int> ref;
+    for (int step = 0; step < 20000; ++step) {
+        const bool grow = ref.empty() || (ref.size() < 40 && rng() % 2 == 0);
+        if (grow) {
+            const size_t at = rng() % (ref.size() + 1);
+            v.insert(at, step);
+            ref.insert(ref.begin() + static_cast<std::ptrdiff_t>(at), step);
+        } else {
+            const size_t at = rng() % ref.size();
+            v.erase(at);
+            ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(at));
+        }
+        ASSERT_EQ(v.size(), ref.size()) << step;
+        ASSERT_EQ(std::vector<int>(v.begin(), v.end()), ref) << step;
+    }
+}
+
+}  // namespace
+}  // namespace sim::hbm
