@@ -47,6 +47,11 @@ AddressMapping::AddressMapping(const MappingShape& shape,
     }
     if (is_power_of_two(shape.rows)) rows_mask_ = shape.rows - 1;
     if (xor_) bank_shift_ = log2_of(shape.banks_per_group);
+    partition_shifts_ = is_power_of_two(shape.pseudo_channels) && is_power_of_two(shape.channels);
+    if (partition_shifts_) {
+        pc_bits_ = log2_of(shape.pseudo_channels);
+        channel_bits_ = log2_of(shape.channels);
+    }
     std::array<uint64_t, kFields> covered{};
     covered.fill(1);
     bool row_seen = false;
@@ -169,9 +174,15 @@ AddressParts AddressMapping::decode(uint64_t addr) const {
                                                pcs * (value[Channel] + channels * value[Stack]));
             index += rotation;
             if (index >= partitions_) index -= partitions_;
-            value[PseudoChannel] = index % pcs;
-            value[Channel] = index / pcs % channels;
-            value[Stack] = index / pcs / channels;
+            if (partition_shifts_) {
+                value[PseudoChannel] = index & (pcs - 1);
+                value[Channel] = (index >> pc_bits_) & (channels - 1);
+                value[Stack] = index >> (pc_bits_ + channel_bits_);
+            } else {
+                value[PseudoChannel] = index % pcs;
+                value[Channel] = index / pcs % channels;
+                value[Stack] = index / pcs / channels;
+            }
         }
     }
     p.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);

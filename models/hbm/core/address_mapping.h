@@ -70,6 +70,10 @@ class AddressMapping {
     bool skew_ = false;
     size_t partition_digits_end_ = 0;  ///< digits_ index after the last partition digit
     uint32_t partitions_ = 1;          ///< stacks x channels x pseudo-channels
+    /// log2 of the pseudo-channel and channel counts when both are powers of two (else 0):
+    /// the skew then splits the rotated partition index with shifts instead of divisions.
+    uint32_t pc_bits_ = 0, channel_bits_ = 0;
+    bool partition_shifts_ = false;
     MappingShape shape_;
 };
 

@@ -31,7 +31,11 @@ class FrontEraseVector {
     const T* begin() const { return storage_.data() + head_; }
     const T* end() const { return begin() + size_; }
 
-    void push_back(const T& v) { insert(size_, v); }
+    void push_back(const T& v) {
+        if (head_ + size_ == storage_.size()) make_room_at_end();
+        storage_[head_ + size_] = v;
+        ++size_;
+    }
     /// Inserts v before index at (0 .. size()).
     void insert(size_t at, const T& v) {
         if (head_ + size_ == storage_.size()) make_room_at_end();

@@ -85,6 +85,32 @@ TEST(AddressMapping, PartitionSkewKeepsEveryBurstDistinct) {
     }
 }
 
+// The skew is a rotation of the partition index (pseudo-channel fastest, then channel, then
+// stack) by the address above the partition fields; everything else is left as it was. Checked
+// with power-of-two channel counts (split by shifts) and others (split by divisions).
+TEST(AddressMapping, PartitionSkewRotatesThePartitionIndex) {
+    for (uint32_t channels : {2u, 3u, 4u}) {
+        MappingShape s = small();
+        s.channels = channels;
+        const AddressMapping plain(s, kLayout, false);
+        const AddressMapping skewed(s, kLayout, false, true);
+        const uint64_t partitions = uint64_t{s.pseudo_channels} * channels * s.stacks;
+        const uint64_t below = uint64_t{s.access_bytes} * 2 * partitions;  // offset, column:1
+        const auto index = [&](const AddressParts& p) {
+            return p.pseudo_channel + s.pseudo_channels * (p.channel + channels * p.stack);
+        };
+        for (uint64_t a = 0; a < 40 * below; a += s.access_bytes) {
+            const AddressParts p = plain.decode(a), q = skewed.decode(a);
+            ASSERT_EQ(index(q), (index(p) + a / below % partitions) % partitions)
+                << channels << " channels, address " << a;
+            EXPECT_EQ(q.bank_group, p.bank_group);
+            EXPECT_EQ(q.bank, p.bank);
+            EXPECT_EQ(q.row, p.row);
+            EXPECT_EQ(q.column, p.column);
+        }
+    }
+}
+
 TEST(AddressMapping, PartitionSkewSpreadsAColumnWalkOverEveryPartition) {
     // A matrix column: one 64-byte access per row, rows 1 KiB apart (a multiple of the 64-byte
     // partition width). The small shape has 2 x 2 x 5 = 20 partitions.
