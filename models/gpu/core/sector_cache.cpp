@@ -2,55 +2,102 @@
 #include "models/gpu/core/sector_cache.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 namespace sim::gpu {
+
+namespace {
+
+/// The first index of v whose element starts a 64-byte block (v has 64 bytes to spare).
+template <typename T>
+size_t aligned_base(const std::vector<T>& v) {
+    const auto address = reinterpret_cast<uintptr_t>(v.data());
+    return ((64 - address % 64) % 64) / sizeof(T);
+}
+
+}  // namespace
 
 SectorCache::SectorCache(uint64_t bytes, uint32_t ways)
     : sets_(std::max<uint64_t>(1, bytes / (128ULL * std::max(1u, ways)))),
       ways_(std::max(1u, ways)),
-      ways_store_(sets_ * ways_) {}
+      tags_(sets_ * ways_ + 64 / sizeof(uint64_t), kFree),
+      meta_(sets_ * ways_ + 64 / sizeof(Meta)),
+      tag_base_(aligned_base(tags_)),
+      meta_base_(aligned_base(meta_)) {}
 
-uint64_t SectorCache::set_of(uint64_t line) const {
+size_t SectorCache::set_start(uint64_t line) const {
     // Hash the line number so power-of-two strides spread over the sets.
     const uint64_t n = line >> 7;
-    return (n ^ (n >> 13) ^ (n >> 23)) % sets_;
+    return static_cast<size_t>((n ^ (n >> 13) ^ (n >> 23)) % sets_) * ways_;
 }
 
-SectorCache::Way* SectorCache::find(uint64_t line) {
-    Way* set = &ways_store_[set_of(line) * ways_];
-    for (uint32_t w = 0; w < ways_; ++w) {
-        if (set[w].tag == line) return &set[w];
+size_t SectorCache::find(size_t first, uint64_t line) const {
+    for (size_t w = first; w < first + ways_; ++w) {
+        if (tag(w) == line) return w;
     }
-    return nullptr;
+    return kMissing;
+}
+
+size_t SectorCache::victim_way(size_t first) const {
+    size_t victim = first;
+    for (size_t w = first; w < first + ways_; ++w) {
+        if (tag(w) == kFree) return w;
+        if (meta_[meta_base_ + w].stamp < meta_[meta_base_ + victim].stamp) victim = w;
+    }
+    return victim;
+}
+
+uint32_t SectorCache::next_stamp() {
+    if (clock_ == std::numeric_limits<uint32_t>::max()) renumber_stamps();
+    return ++clock_;
+}
+
+void SectorCache::renumber_stamps() {
+    // Only the order of the stamps within a set matters (LRU picks the smallest).
+    std::vector<size_t> order(ways_);
+    for (size_t first = 0; first < sets_ * ways_; first += ways_) {
+        for (size_t w = 0; w < ways_; ++w)
+            order[w] = first + w;
+        std::stable_sort(order.begin(), order.end(), [this](size_t a, size_t b) {
+            return meta_[meta_base_ + a].stamp < meta_[meta_base_ + b].stamp;
+        });
+        uint32_t rank = 0;
+        for (size_t w : order) {
+            if (meta(w).stamp != 0) meta(w).stamp = ++rank;
+        }
+    }
+    clock_ = ways_;
 }
 
 uint8_t SectorCache::lookup(uint64_t line, uint8_t sectors) {
-    Way* w = find(line);
-    if (!w) return 0;
-    w->stamp = ++clock_;
-    return w->valid & sectors;
+    const size_t w = find(set_start(line), line);
+    if (w == kMissing) return 0;
+    meta(w).stamp = next_stamp();
+    return meta(w).valid & sectors;
 }
 
 void SectorCache::fill(uint64_t line, uint8_t sectors, bool dirty, Victim& victim) {
     victim = {};
-    Way* w = find(line);
-    if (!w) {
-        Way* set = &ways_store_[set_of(line) * ways_];
-        for (uint32_t i = 0; i < ways_; ++i) {
-            Way& c = set[i];
-            if (!w || c.tag == ~0ULL || (w->tag != ~0ULL && c.stamp < w->stamp)) w = &c;
-            if (c.tag == ~0ULL) break;
-        }
-        if (w->tag != ~0ULL && w->dirty) victim = {w->tag, w->dirty};
-        *w = Way{line, 0, 0, 0};
+    const size_t first = set_start(line);
+    size_t w = find(first, line);
+    if (w == kMissing) {
+        w = victim_way(first);
+        if (tag(w) != kFree && meta(w).dirty) victim = {tag(w), meta(w).dirty};
+        tag(w) = line;
+        meta(w) = Meta{};
     }
-    w->stamp = ++clock_;
-    w->valid |= sectors;
-    if (dirty) w->dirty |= sectors;
+    Meta& m = meta(w);
+    m.stamp = next_stamp();
+    m.valid |= sectors;
+    if (dirty) m.dirty |= sectors;
 }
 
 void SectorCache::invalidate(uint64_t line) {
-    if (Way* w = find(line)) *w = Way{};
+    const size_t w = find(set_start(line), line);
+    if (w == kMissing) return;
+    tag(w) = kFree;
+    meta(w) = Meta{};
 }
 
 uint64_t SectorCache::fill_unused(uint64_t lines) {
@@ -60,21 +107,13 @@ uint64_t SectorCache::fill_unused(uint64_t lines) {
     uint64_t dirty = 0;
     for (uint64_t set = 0; set < sets_; ++set) {
         const uint64_t fills = std::min<uint64_t>(per_set + (set < extra ? 1 : 0), ways_);
-        Way* ways = &ways_store_[set * ways_];
         for (uint64_t f = 0; f < fills; ++f) {
-            Way* victim = &ways[0];
-            for (uint32_t i = 0; i < ways_; ++i) {
-                Way& c = ways[i];
-                if (c.tag == ~0ULL) {
-                    victim = &c;
-                    break;
-                }
-                if (c.stamp < victim->stamp) victim = &c;
-            }
-            if (victim->tag != ~0ULL)
-                dirty += static_cast<uint64_t>(__builtin_popcount(victim->dirty));
+            const size_t w = victim_way(static_cast<size_t>(set) * ways_);
+            if (tag(w) != kFree) dirty += static_cast<uint64_t>(__builtin_popcount(meta(w).dirty));
             // A line no address maps to: real lines are below 2^63.
-            *victim = Way{kUnusedLine, ++clock_, 0xF, 0};
+            tag(w) = kUnusedLine;
+            meta(w) = Meta{0, 0xF, 0};
+            meta(w).stamp = next_stamp();
         }
     }
     return dirty;

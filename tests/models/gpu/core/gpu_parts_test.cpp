@@ -136,6 +136,24 @@ TEST(SectorCache, SectorsFillOneAtATimeAndLruEvictsDirtyLines) {
     EXPECT_EQ(c.lookup(0, 0xF), 0);
 }
 
+// The LRU clock is 32 bits: when it would wrap, each set's stamps are renumbered in their
+// order, and the least recently used line is still the one evicted.
+TEST(SectorCache, LruOrderSurvivesTheClockWrapping) {
+    SectorCache c(4 * 128, 4);  // one set of four ways
+    SectorCache::Victim v;
+    c.set_clock(UINT32_MAX - 5);
+    for (uint64_t line = 0; line < 4; ++line)
+        c.fill(line * 128, 0xF, true, v);  // stamps max-4 .. max-1
+    c.lookup(0, 0xF);                      // stamp max: line 0 is the most recent
+    c.lookup(128, 0xF);                    // the clock wraps: renumbered, then line 128
+    c.fill(4 * 128, 0xF, false, v);        // evicts line 256, the least recently used
+    EXPECT_EQ(v.line, 256u);
+    c.fill(5 * 128, 0xF, false, v);  // then line 384
+    EXPECT_EQ(v.line, 384u);
+    c.fill(6 * 128, 0xF, false, v);  // then line 0, older than 128
+    EXPECT_EQ(v.line, 0u);
+}
+
 TEST(LineTable, FindsWhatWasInsertedAndForgetsWhatWasErased) {
     LineTable t(4);  // 16 slots: collisions and growth both happen
     for (uint64_t i = 0; i < 100; ++i)
