@@ -85,7 +85,8 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
         org.get(k, v);
         if (v == 0 || v > most) org.fail(k, "must be between 1 and " + std::to_string(most));
     }
-    if (c.shape.rows > (uint64_t{1} << 32)) org.fail("rows_per_bank", "must be at most 4294967296");
+    if (c.shape.rows > kMaxRows)
+        org.fail("rows_per_bank", "must be at most " + std::to_string(kMaxRows));
 
     if (c.shape.rows == 0) org.fail("rows_per_bank", "must be at least 1");
     if (c.shape.banks() > 64)

@@ -16,11 +16,15 @@ PseudoChannel::PseudoChannel(const DramTiming& t,
       params_(params),
       refresh_due_(refresh_phase + t.refi),
       next_event_(refresh_phase + t.refi) {
-    SIM_ASSERT(shape.banks() <= 64, "at most 64 banks per pseudo-channel");
+    SIM_ASSERT(shape.banks() <= (1u << kBankBits), "at most 64 banks per pseudo-channel");
+    SIM_ASSERT(shape.rows <= kMaxRows, "at most " << kMaxRows << " rows per bank");
     SIM_ASSERT(params.read_queue <= kMaxQueueEntries && params.write_queue <= kMaxQueueEntries,
                "queue larger than " << kMaxQueueEntries);
-    reads_.entries.reserve(params.read_queue);
-    writes_.entries.reserve(params.write_queue);
+    for (Queue* q : {&reads_, &writes_}) {
+        const uint32_t size = q == &reads_ ? params.read_queue : params.write_queue;
+        q->entries.reserve(size);
+        q->keys.reserve(size);
+    }
 }
 
 void PseudoChannel::skip_idle_refreshes(uint64_t now) {
@@ -68,6 +72,11 @@ PseudoChannel::Entry PseudoChannel::entry_of(const MemRequest& r, uint64_t arriv
     return e;
 }
 
+void PseudoChannel::insert(Queue& q, size_t at, const Entry& e) {
+    q.entries.insert(at, e);
+    q.keys.insert(at, key_of(e));
+}
+
 void PseudoChannel::admit_next(Queue& q) {
     const Entry e = q.entries[q.arrived];
     if (q.arrived > 0 && e.arrival < q.newest_arrival) {
@@ -77,8 +86,11 @@ void PseudoChannel::admit_next(Queue& q) {
                                          [](uint64_t t, const Entry& x) { return t < x.arrival; });
         // Only a request dated before ones already scanned lands among them (none does when
         // arrivals are never dated before the latest advance()); rescan then.
-        if (static_cast<size_t>(at - first) < q.row_scan.scanned) q.row_scan.epoch = ~0ULL;
+        const size_t index = static_cast<size_t>(at - first);
+        if (index < q.row_scan.scanned) q.row_scan.epoch = ~0ULL;
         std::rotate(at, last, last + 1);
+        uint32_t* keys = q.keys.begin();
+        std::rotate(keys + index, keys + q.arrived, keys + q.arrived + 1);
     } else {
         q.newest_arrival = e.arrival;
     }
@@ -95,7 +107,7 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
     account_queue(now);
     const Entry e = entry_of(r, now);
     Queue& q = r.write ? writes_ : reads_;
-    q.entries.insert(q.arrived, e);
+    insert(q, q.arrived, e);
     admit_next(q);
     next_event_ = std::min(next_event_, ready_at(e));
     // A write that starts a drain switches the scheduler to writes from the next cycle.
@@ -108,11 +120,12 @@ void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     Queue& q = r.write ? writes_ : reads_;
     if (q.on_the_way() == 0 || q.entries.back().arrival <= arrival) {
         q.entries.push_back(e);
+        q.keys.push_back(key_of(e));
     } else {
         const auto first = q.entries.begin() + q.arrived;
         const auto at = std::upper_bound(first, q.entries.end(), arrival,
                                          [](uint64_t t, const Entry& x) { return t < x.arrival; });
-        q.entries.insert(static_cast<size_t>(at - q.entries.begin()), e);
+        insert(q, static_cast<size_t>(at - q.entries.begin()), e);
     }
     next_event_ = std::min(next_event_, ready_at(e));
     if (r.write) next_event_ = std::min(next_event_, drain_wake());
@@ -147,9 +160,10 @@ void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
     timing_.issue(Command::ACT, bank, now, row);
     ++counters_.activates;
     ++row_epoch_;
+    const uint32_t key = key_of(bank, row);
     for (Queue* q : {&reads_, &writes_}) {
         for (size_t i = 0; i < q->arrived; ++i) {
-            if (q->entries[i].bank == bank && q->entries[i].row == row) count_hit(*q, bank);
+            if (q->keys[i] == key) count_hit(*q, bank);
         }
     }
 }
@@ -210,18 +224,20 @@ void PseudoChannel::issue_column(Queue& q,
     std::array<uint64_t, 64> cas_at;
     uint64_t cached = 0;
     for (size_t i = 0; i < ready; ++i) {
-        Entry& e = q.entries[i];
-        const uint64_t bit = uint64_t{1} << e.bank;
-        if (!(q.hit_banks & bit) || !hits_open_row(e)) continue;
+        const uint32_t key = q.keys[i];
+        const uint32_t bank = bank_of(key);
+        const uint64_t bit = uint64_t{1} << bank;
+        if (!(q.hit_banks & bit) || !hits_open_row(key)) continue;
         if (!(cached & bit)) {
-            cas_at[e.bank] = timing_.earliest_column(write, e.bank);
+            cas_at[bank] = timing_.earliest_column(write, bank);
             cached |= bit;
         }
-        const uint64_t at = cas_at[e.bank];
+        const uint64_t at = cas_at[bank];
         if (at > now) {
             next = std::min(next, at);
             continue;
         }
+        Entry& e = q.entries[i];
         timing_.issue_column(write, e.bank, now);
         // A column command delays its bank's PRE (tRTP, tWR): a scan that counted on it is stale.
         for (Queue* other : {&reads_, &writes_}) {
@@ -249,6 +265,7 @@ void PseudoChannel::issue_column(Queue& q,
             }
             --q.hit_total;
             q.entries.erase(i);
+            q.keys.erase(i);
             --q.arrived;
             if (i < q.row_scan.scanned) --q.row_scan.scanned;
             --ready;
@@ -267,21 +284,24 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         scan = {row_epoch_, 0, 0, 0, kNever};
     const uint64_t act_floor = timing_.earliest_any_activate();
     for (size_t i = scan.scanned; i < ready; ++i) {
-        Entry& e = q.entries[i];
-        const uint64_t bit = uint64_t{1} << e.bank;
+        const uint32_t key = q.keys[i];
+        const uint32_t bank = bank_of(key);
+        const uint64_t bit = uint64_t{1} << bank;
         if (scan.tried & bit) continue;
-        const int64_t open = timing_.open_row(e.bank);
-        if (open == static_cast<int64_t>(e.row)) continue;  // a hit waits for its CAS
+        const int64_t open = timing_.open_row(bank);
+        const uint32_t row = key >> kBankBits;
+        if (open == static_cast<int64_t>(row)) continue;  // a hit waits for its CAS
         scan.tried |= bit;
         if (open == BankTiming::kClosed) {
             if (act_floor > now) {
                 scan.until = std::min(scan.until, act_floor);
                 continue;
             }
-            const uint64_t at = timing_.earliest(Command::ACT, e.bank);
+            const uint64_t at = timing_.earliest(Command::ACT, bank);
             if (at <= now) {
+                Entry& e = q.entries[i];
                 if (e.first == kNotStarted) e.first = kFirstAct;
-                activate(e.bank, e.row, now);
+                activate(bank, row, now);
                 next = std::min(next, now + 1);
                 return true;
             }
@@ -289,10 +309,11 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         } else {
             // FR-FCFS: the open row still has queued hits; let them go first.
             if (q.hit_banks & bit) continue;
-            const uint64_t at = timing_.earliest(Command::PRE, e.bank);
+            const uint64_t at = timing_.earliest(Command::PRE, bank);
             if (at <= now) {
+                Entry& e = q.entries[i];
                 if (e.first == kNotStarted) e.first = kFirstPre;
-                precharge(e.bank, now);
+                precharge(bank, now);
                 next = std::min(next, now + 1);
                 return true;
             }
@@ -328,7 +349,7 @@ size_t PseudoChannel::schedulable(const Queue& q,
     if (ready == 0 || q.newest_arrival + params_.frontend_cycles <= now) return ready;
     while (ready > 0 && ready_at(q.entries[ready - 1]) > now) {
         --ready;
-        if (hits_open_row(q.entries[ready])) ++tail_hits;
+        if (hits_open_row(q.keys[ready])) ++tail_hits;
     }
     // Keep the next request's arrival in view: it may need a row command before anything
     // else happens.

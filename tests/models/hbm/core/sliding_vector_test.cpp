@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// FrontEraseVector against std::vector: the same sequence after any mix of inserts and erases,
+// SlidingVector against std::vector: the same sequence after any mix of inserts and erases,
 // across the slides and compactions of its storage.
-#include "models/hbm/core/front_erase_vector.h"
+#include "models/hbm/core/sliding_vector.h"
 
 #include <gtest/gtest.h>
 
@@ -11,12 +11,12 @@
 namespace sim::hbm {
 namespace {
 
-TEST(FrontEraseVector, ErasingShiftsTheOlderElementsAndKeepsTheOrder) {
-    FrontEraseVector<int> v;
+TEST(SlidingVector, ErasingKeepsTheOrder) {
+    SlidingVector<int> v;
     v.reserve(4);
     for (int i = 0; i < 4; ++i)
         v.push_back(i);
-    v.erase(2);  // 0 1 3: 0 and 1 moved up
+    v.erase(2);  // 0 1 3: 3 moved down (the shorter side)
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0], 0);
     EXPECT_EQ(v[1], 1);
@@ -26,9 +26,9 @@ TEST(FrontEraseVector, ErasingShiftsTheOlderElementsAndKeepsTheOrder) {
     EXPECT_EQ(std::vector<int>(v.begin(), v.end()), (std::vector<int>{0, 9, 1, 3}));
 }
 
-TEST(FrontEraseVector, MatchesStdVectorUnderRandomUse) {
+TEST(SlidingVector, MatchesStdVectorUnderRandomUse) {
     std::mt19937 rng(7);
-    FrontEraseVector<int> v;
+    SlidingVector<int> v;
     v.reserve(8);
     std::vector<int> ref;
     for (int step = 0; step < 20000; ++step) {

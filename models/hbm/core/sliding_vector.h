@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-// A contiguous sequence whose erase() shifts the elements before the erased one instead of
-// those after it. A controller queue erases the request its scan has just reached: the
-// entries before it were read a moment ago and sit in the host's L1 cache, those after it
-// usually do not, and with 160 controllers moving the cold tail was the largest source of
-// cache misses in a streaming GPU kernel. Storage is one vector with spare room at both ends;
-// elements keep their order, and indices and pointers run from the oldest (index 0).
+// A contiguous sequence whose erase() moves the shorter side of the erased element: the
+// elements before it (sliding the start up) or those after it. A controller queue erases the
+// request its scan has just reached, often among the oldest, and with 160 controllers whose
+// queues do not stay in the host's caches every cache line moved costs. Storage is one vector
+// with room to spare at both ends; elements keep their order, index 0 being the oldest.
 #pragma once
 
 #include <algorithm>
@@ -14,7 +13,7 @@
 namespace sim::hbm {
 
 template <typename T>
-class FrontEraseVector {
+class SlidingVector {
   public:
     /// Room for n elements without reallocating (twice that is kept, for the sliding).
     void reserve(size_t n) {
@@ -44,12 +43,14 @@ class FrontEraseVector {
         first[at] = v;
         ++size_;
     }
-    /// Removes the element at index at: the ones before it move up by one.
+    /// Removes the element at index at, moving the shorter side.
     void erase(size_t at) {
-        if (at + 1 < size_) {
-            T* first = begin();
+        T* first = begin();
+        if (at < size_ - 1 - at) {
             std::move_backward(first, first + at, first + at + 1);
             ++head_;
+        } else {
+            std::move(first + at + 1, first + size_, first + at);
         }
         if (--size_ == 0) head_ = 0;
     }
