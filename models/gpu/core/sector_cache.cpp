@@ -43,7 +43,7 @@ size_t SectorCache::victim_way(size_t first) const {
     size_t victim = first;
     for (size_t w = first; w < first + ways_; ++w) {
         if (tag(w) == kFree) return w;
-        if (meta_[meta_base_ + w].stamp < meta_[meta_base_ + victim].stamp) victim = w;
+        if (meta(w).stamp < meta(victim).stamp) victim = w;
     }
     return victim;
 }
@@ -59,9 +59,8 @@ void SectorCache::renumber_stamps() {
     for (size_t first = 0; first < sets_ * ways_; first += ways_) {
         for (size_t w = 0; w < ways_; ++w)
             order[w] = first + w;
-        std::stable_sort(order.begin(), order.end(), [this](size_t a, size_t b) {
-            return meta_[meta_base_ + a].stamp < meta_[meta_base_ + b].stamp;
-        });
+        std::stable_sort(order.begin(), order.end(),
+                         [this](size_t a, size_t b) { return meta(a).stamp < meta(b).stamp; });
         uint32_t rank = 0;
         for (size_t w : order) {
             if (meta(w).stamp != 0) meta(w).stamp = ++rank;
@@ -112,8 +111,7 @@ uint64_t SectorCache::fill_unused(uint64_t lines) {
             if (tag(w) != kFree) dirty += static_cast<uint64_t>(__builtin_popcount(meta(w).dirty));
             // A line no address maps to: real lines are below 2^63.
             tag(w) = kUnusedLine;
-            meta(w) = Meta{0, 0xF, 0};
-            meta(w).stamp = next_stamp();
+            meta(w) = Meta{next_stamp(), 0xF, 0};
         }
     }
     return dirty;

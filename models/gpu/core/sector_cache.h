@@ -62,6 +62,7 @@ class SectorCache {
     uint64_t& tag(size_t way) { return tags_[tag_base_ + way]; }
     uint64_t tag(size_t way) const { return tags_[tag_base_ + way]; }
     Meta& meta(size_t way) { return meta_[meta_base_ + way]; }
+    const Meta& meta(size_t way) const { return meta_[meta_base_ + way]; }
 
     static constexpr size_t kMissing = ~size_t{0};
     uint64_t sets_;
