@@ -89,8 +89,10 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
         org.fail("rows_per_bank", "must be at most " + std::to_string(kMaxRows));
 
     if (c.shape.rows == 0) org.fail("rows_per_bank", "must be at least 1");
-    if (c.shape.banks() > 64)
-        org.fail("banks_per_group", "at most 64 banks per pseudo-channel are modelled");
+    if (c.shape.banks() > kMaxBanks) {
+        org.fail("banks_per_group",
+                 "at most " + std::to_string(kMaxBanks) + " banks per pseudo-channel are modelled");
+    }
     const uint32_t pcs = c.channels_per_stack * c.pseudo_channels_per_channel;
     if (bus_width == 0 || bus_width % pcs != 0) {
         hbm.fail("bus_width_bits", std::to_string(bus_width) + " bits do not split evenly over " +

@@ -16,7 +16,7 @@ PseudoChannel::PseudoChannel(const DramTiming& t,
       params_(params),
       refresh_due_(refresh_phase + t.refi),
       next_event_(refresh_phase + t.refi) {
-    SIM_ASSERT(shape.banks() <= (1u << kBankBits), "at most 64 banks per pseudo-channel");
+    SIM_ASSERT(shape.banks() <= kMaxBanks, "at most " << kMaxBanks << " banks per pseudo-channel");
     SIM_ASSERT(shape.rows <= kMaxRows, "at most " << kMaxRows << " rows per bank");
     SIM_ASSERT(params.read_queue <= kMaxQueueEntries && params.write_queue <= kMaxQueueEntries,
                "queue larger than " << kMaxQueueEntries);
@@ -238,7 +238,7 @@ void PseudoChannel::issue_column(Queue& q,
             continue;
         }
         Entry& e = q.entries[i];
-        timing_.issue_column(write, e.bank, now);
+        timing_.issue_column(write, bank, now);
         // A column command delays its bank's PRE (tRTP, tWR): a scan that counted on it is stale.
         for (Queue* other : {&reads_, &writes_}) {
             if (other->row_scan.waiting_pre & bit) other->row_scan.epoch = ~0ULL;
@@ -258,7 +258,7 @@ void PseudoChannel::issue_column(Queue& q,
             const uint64_t data_done = write ? timing_.write_done(now) : timing_.read_done(now);
             ++(write ? counters_.writes : counters_.reads);
             done.push_back({e.id, write, e.arrival, data_done, e.bursts * shape_.access_bytes});
-            if (--q.hits[e.bank] == 0) {
+            if (--q.hits[bank] == 0) {
                 q.hit_banks &= ~bit;
                 // The bank's PRE may now go: a scan of q that passed it over is stale.
                 if (q.row_scan.tried & bit) q.row_scan.epoch = ~0ULL;

@@ -25,6 +25,7 @@ inline constexpr uint32_t kMaxQueueEntries = 4096;
 /// Bits of a flat bank index (at most 64 banks per pseudo-channel); rows use the other 26 of
 /// a 32-bit scan key, so a pseudo-channel has at most kMaxRows rows per bank.
 inline constexpr uint32_t kBankBits = 6;
+inline constexpr uint32_t kMaxBanks = 1u << kBankBits;
 inline constexpr uint64_t kMaxRows = uint64_t{1} << (32 - kBankBits);
 
 struct ControllerParams {
