@@ -172,6 +172,9 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
         returns.clear();
         touched.clear();
         for (const Event& e : batch) {
+            if (e.kind != EventKind::SmWake) memory_.prefetch(e);
+        }
+        for (const Event& e : batch) {
             if (e.kind == EventKind::SmWake) {
                 Sm& s = *sms_[e.payload];
                 if (s.scheduled == now) s.scheduled = kNeverCycle;
@@ -183,6 +186,8 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
             }
             memory_.on_event(e, now, returns);
         }
+        for (const LoadReturn& lr : returns)
+            sms_[lr.sm]->prefetch_returned(lr.token);
         for (const LoadReturn& lr : returns) {
             sms_[lr.sm]->load_returned(lr.token, lr.lines, now);
             if (!is_touched[lr.sm]) {
@@ -192,6 +197,12 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
         }
         bool wave_done = false;
         const uint64_t done_before = done_ctas_;
+        // The SMs to tick, their schedulers and the warps they will scan: hinted first, in
+        // two steps, so that the host fetches them together (see sim/core/prefetch.h).
+        for (uint32_t i : touched)
+            sms_[i]->prefetch_schedulers();
+        for (uint32_t i : touched)
+            sms_[i]->prefetch_scan(now);
         for (uint32_t i : touched) {
             is_touched[i] = 0;
             Sm& s = *sms_[i];

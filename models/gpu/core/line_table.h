@@ -52,6 +52,8 @@ class LineTable {
         --size_;
     }
     size_t size() const { return size_; }
+    /// Hints the host to fetch line's home slot (see sim/core/prefetch.h).
+    void prefetch(uint64_t line) const { __builtin_prefetch(&keys_[slot(line)]); }
 
   private:
     static constexpr uint64_t kEmpty = ~0ULL;

@@ -183,6 +183,16 @@ void MemorySystem::copy_line_back(uint32_t copy, uint64_t at) {
     if (--c.lines_left == 0) events_.push(c.back_at, {EventKind::CopyReturn, copy});
 }
 
+void MemorySystem::prefetch(const Event& e) const {
+    if (e.kind == EventKind::L2Arrive) {
+        const uint64_t line = requests_[e.payload].line;
+        l2_[slice_of(line)].prefetch(line);
+    } else if (e.kind == EventKind::SmReturn) {
+        const Request& r = requests_[e.payload];
+        if (r.l1_miss) l1_[r.sm].prefetch(r.line);
+    }
+}
+
 void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done) {
     switch (e.kind) {
         case EventKind::L2Arrive: l2_access(e.payload, now); return;
@@ -322,6 +332,22 @@ void MemorySystem::advance_dram(uint64_t now) {
         completions_.clear();
         touched_.clear();
         dram_.advance(due, completions_, &touched_);
+        // What filling these lines into L2 reads below, hinted for all of them first, one
+        // step of the chain at a time (see sim/core/prefetch.h): the DRAM requests; their
+        // misses; the L2 sets, miss-table slots and waiter lists.
+        for (const hbm::Completion& c : completions_)
+            __builtin_prefetch(&dram_requests_[c.id]);
+        for (const hbm::Completion& c : completions_) {
+            const DramRequest& d = dram_requests_[c.id];
+            if (d.miss != kNoMiss) __builtin_prefetch(&misses_[d.miss]);
+        }
+        for (const hbm::Completion& c : completions_) {
+            const DramRequest& d = dram_requests_[c.id];
+            if (d.miss == kNoMiss || misses_[d.miss].outstanding != 1) continue;
+            l2_[slice_of(d.line)].prefetch(d.line);
+            miss_index_.prefetch(d.line);
+            __builtin_prefetch(misses_[d.miss].waiters.data());
+        }
         for (const hbm::Completion& c : completions_) {
             const DramRequest d = dram_requests_[c.id];
             dram_free_.push_back(c.id);

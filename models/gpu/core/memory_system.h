@@ -63,6 +63,9 @@ class MemorySystem {
                         size_t n,
                         uint64_t now);
 
+    /// Hints the host to fetch the cache sets that on_event(e) will touch (no state changes):
+    /// GpuCore hints a cycle's whole batch of events before it handles the first.
+    void prefetch(const Event& e) const;
     /// Handles an L2Arrive(Copy), SmReturn or CopyReturn event due at now; returned loads are
     /// appended to done.
     void on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "sim/core/prefetch.h"
+
 namespace sim::gpu {
 
 namespace {
@@ -46,6 +48,12 @@ size_t SectorCache::victim_way(size_t first) const {
         if (meta(w).stamp < meta(victim).stamp) victim = w;
     }
     return victim;
+}
+
+void SectorCache::prefetch(uint64_t line) const {
+    const size_t first = set_start(line);
+    prefetch_bytes(&tags_[tag_base_ + first], ways_ * sizeof(uint64_t));
+    prefetch_bytes(&meta_[meta_base_ + first], ways_ * sizeof(Meta));
 }
 
 uint32_t SectorCache::next_stamp() {

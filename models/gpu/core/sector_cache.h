@@ -31,6 +31,10 @@ class SectorCache {
     /// `sectors` valid (and dirty when dirty). An evicted line with dirty sectors is reported
     /// in victim (victim.dirty is 0 otherwise).
     void fill(uint64_t line, uint8_t sectors, bool dirty, Victim& victim);
+    /// Asks the host to bring line's set into its caches (a hint: no state changes). A caller
+    /// that knows a batch of lines it is about to look up or fill hints them all first, so that
+    /// the host fetches them together instead of stalling on one set after another.
+    void prefetch(uint64_t line) const;
     /// Drops line (a write-through L1 invalidates on store).
     void invalidate(uint64_t line);
     /// Takes `lines` fills of lines nobody will ask for again (the traffic of a stretch of

@@ -5,6 +5,7 @@
 
 #include "models/gpu/core/coalescer.h"
 #include "sim/core/error.h"
+#include "sim/core/prefetch.h"
 
 namespace sim::gpu {
 
@@ -235,6 +236,29 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked) {
         return kNeverCycle;  // an L1 miss entry frees when a line returns
     }
     return t;
+}
+
+void Sm::prefetch_returned(uint32_t token) const {
+    const Warp& w = warps_[token / kMaxRegs];
+    __builtin_prefetch(&w);
+    __builtin_prefetch(&w.pending[token % kMaxRegs]);
+    __builtin_prefetch(&w.ready[token % kMaxRegs]);
+}
+
+void Sm::prefetch_schedulers() const {
+    prefetch_bytes(sps_.data(), sps_.size() * sizeof(SubPartition));
+}
+
+void Sm::prefetch_scan(uint64_t now) const {
+    for (const SubPartition& sp : sps_) {
+        if (sp.next > now) continue;
+        for (size_t i = 0; i < sp.warps.size(); ++i) {
+            if (sp.parked[i]) continue;
+            const Warp& w = warps_[sp.warps[i]];
+            __builtin_prefetch(&w);
+            __builtin_prefetch(&w.pending);
+        }
+    }
 }
 
 void Sm::tick(uint64_t now) {

@@ -12,6 +12,7 @@
 
 #include "models/hbm/core/dram_timing.h"
 #include "sim/core/error.h"
+#include "sim/core/prefetch.h"
 
 namespace sim::hbm {
 
@@ -70,6 +71,12 @@ class BankTiming {
         }
     }
     bool all_closed() const;
+    /// Hints the host to fetch the per-bank and per-group state (see sim/core/prefetch.h).
+    void prefetch() const {
+        prefetch_bytes(open_rows_.data(), open_rows_.size() * sizeof(int64_t));
+        prefetch_bytes(banks_.data(), banks_.size() * sizeof(Bank));
+        prefetch_bytes(groups_.data(), groups_.size() * sizeof(Group));
+    }
     /// Cycle the data of a RD (or WR) issued at now has fully moved.
     uint64_t read_done(uint64_t now) const { return now + t_.cl + t_.burst; }
     uint64_t write_done(uint64_t now) const { return now + t_.cwl + t_.burst; }

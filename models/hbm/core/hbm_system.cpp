@@ -103,7 +103,17 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
     while (!calendar_.empty() && calendar_.next_time() <= now) {
         due_.clear();
         const uint64_t t = calendar_.pop_earliest(due_);
-        for (const uint32_t pc : due_) {
+        // Many controllers fall due at one cycle, and theirs is more state than the host's
+        // caches hold: hint each one's state two steps and its arrays one step ahead.
+        constexpr size_t kAhead = 4;
+        for (size_t i = 0; i < due_.size() && i < 2 * kAhead; ++i)
+            channels_[due_[i]].prefetch_state();
+        for (size_t i = 0; i < due_.size() && i < kAhead; ++i)
+            channels_[due_[i]].prefetch_arrays();
+        for (size_t i = 0; i < due_.size(); ++i) {
+            const uint32_t pc = due_[i];
+            if (i + 2 * kAhead < due_.size()) channels_[due_[i + 2 * kAhead]].prefetch_state();
+            if (i + kAhead < due_.size()) channels_[due_[i + kAhead]].prefetch_arrays();
             if (t != scheduled_[pc]) continue;  // stale entry
             scheduled_[pc] = kNever;
             const size_t before = done.size();

@@ -99,6 +99,17 @@ class PseudoChannel {
     /// time (rows closed, the last one's tRFC lock kept) instead of issuing them late.
     void skip_idle_refreshes(uint64_t now);
     const ChannelCounters& counters() const { return counters_; }
+    /// Hints the host to fetch this controller's own state, then (a later call, once that is
+    /// in) the arrays it points to: HbmSystem hints the controllers due at a cycle a few
+    /// ahead of the one it advances (see sim/core/prefetch.h).
+    void prefetch_state() const { prefetch_bytes(this, sizeof(*this)); }
+    void prefetch_arrays() const {
+        timing_.prefetch();
+        for (const Queue* q : {&reads_, &writes_}) {
+            prefetch_bytes(q->keys.begin(), q->keys.size() * sizeof(uint32_t));
+            prefetch_bytes(q->entries.begin(), q->entries.size() * sizeof(Entry));
+        }
+    }
     const BankTiming& timing() const { return timing_; }
     /// Closes the queue-occupancy integral at the end of a run (requests that arrived and were
     /// not admitted yet count from their arrival).
