@@ -24,6 +24,7 @@ PseudoChannel::PseudoChannel(const DramTiming& t,
         const uint32_t size = q == &reads_ ? params.read_queue : params.write_queue;
         q->entries.reserve(size);
         q->keys.reserve(size);
+        q->hit_at.resize(size);
     }
 }
 
@@ -73,12 +74,14 @@ PseudoChannel::Entry PseudoChannel::entry_of(const MemRequest& r, uint64_t arriv
 }
 
 void PseudoChannel::insert(Queue& q, size_t at, const Entry& e) {
+    SIM_ASSERT(at >= q.arrived, "a request inserted among the arrived ones");
     q.entries.insert(at, e);
     q.keys.insert(at, key_of(e));
 }
 
 void PseudoChannel::admit_next(Queue& q) {
     const Entry e = q.entries[q.arrived];
+    size_t position = q.arrived;
     if (q.arrived > 0 && e.arrival < q.newest_arrival) {
         const auto first = q.entries.begin();
         const auto last = first + static_cast<std::ptrdiff_t>(q.arrived);
@@ -91,12 +94,15 @@ void PseudoChannel::admit_next(Queue& q) {
         std::rotate(at, last, last + 1);
         uint32_t* keys = q.keys.begin();
         std::rotate(keys + index, keys + q.arrived, keys + q.arrived + 1);
+        q.hit_at.insert(index, false);
+        position = index;
     } else {
         q.newest_arrival = e.arrival;
     }
     ++q.arrived;
     if (hits_open_row(e)) {
         count_hit(q, e.bank);
+        q.hit_at.set(position);
         // The bank's PRE now waits for this hit: a scan that counted on it is stale.
         if (q.row_scan.waiting_pre & (uint64_t{1} << e.bank)) q.row_scan.epoch = ~0ULL;
     }
@@ -163,7 +169,9 @@ void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
     const uint32_t key = key_of(bank, row);
     for (Queue* q : {&reads_, &writes_}) {
         for (size_t i = 0; i < q->arrived; ++i) {
-            if (q->keys[i] == key) count_hit(*q, bank);
+            if (q->keys[i] != key) continue;
+            count_hit(*q, bank);
+            q->hit_at.set(i);
         }
     }
 }
@@ -173,6 +181,10 @@ void PseudoChannel::precharge(uint32_t bank, uint64_t now) {
     ++counters_.precharges;
     ++row_epoch_;
     for (Queue* q : {&reads_, &writes_}) {
+        if (q->hits[bank] == 0) continue;
+        for (size_t i = 0; i < q->arrived; ++i) {
+            if (bank_of(q->keys[i]) == bank) q->hit_at.clear(i);
+        }
         q->hit_total -= q->hits[bank];
         q->hits[bank] = 0;
         q->hit_banks &= ~(uint64_t{1} << bank);
@@ -223,11 +235,10 @@ void PseudoChannel::issue_column(Queue& q,
     // earliest() per bank, computed once per scan (entries share banks).
     std::array<uint64_t, 64> cas_at;
     uint64_t cached = 0;
-    for (size_t i = 0; i < ready; ++i) {
-        const uint32_t key = q.keys[i];
-        const uint32_t bank = bank_of(key);
+    // Only the row hits can take a column command.
+    for (size_t i = q.hit_at.next_set(0, ready); i < ready; i = q.hit_at.next_set(i + 1, ready)) {
+        const uint32_t bank = bank_of(q.keys[i]);
         const uint64_t bit = uint64_t{1} << bank;
-        if (!(q.hit_banks & bit) || !hits_open_row(key)) continue;
         if (!(cached & bit)) {
             cas_at[bank] = timing_.earliest_column(write, bank);
             cached |= bit;
@@ -266,6 +277,7 @@ void PseudoChannel::issue_column(Queue& q,
             --q.hit_total;
             q.entries.erase(i);
             q.keys.erase(i);
+            q.hit_at.erase(i);
             --q.arrived;
             if (i < q.row_scan.scanned) --q.row_scan.scanned;
             --ready;
@@ -283,14 +295,15 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         params_.full_row_scan)
         scan = {row_epoch_, 0, 0, 0, kNever};
     const uint64_t act_floor = timing_.earliest_any_activate();
-    for (size_t i = scan.scanned; i < ready; ++i) {
+    // A hit waits for its CAS: only the others need a row command.
+    for (size_t i = q.hit_at.next_clear(scan.scanned, ready); i < ready;
+         i = q.hit_at.next_clear(i + 1, ready)) {
         const uint32_t key = q.keys[i];
         const uint32_t bank = bank_of(key);
         const uint64_t bit = uint64_t{1} << bank;
         if (scan.tried & bit) continue;
         const int64_t open = timing_.open_row(bank);
         const uint32_t row = key >> kBankBits;
-        if (open == static_cast<int64_t>(row)) continue;  // a hit waits for its CAS
         scan.tried |= bit;
         if (open == BankTiming::kClosed) {
             if (act_floor > now) {
@@ -349,7 +362,7 @@ size_t PseudoChannel::schedulable(const Queue& q,
     if (ready == 0 || q.newest_arrival + params_.frontend_cycles <= now) return ready;
     while (ready > 0 && ready_at(q.entries[ready - 1]) > now) {
         --ready;
-        if (hits_open_row(q.keys[ready])) ++tail_hits;
+        if (q.hit_at.test(ready)) ++tail_hits;
     }
     // Keep the next request's arrival in view: it may need a row command before anything
     // else happens.

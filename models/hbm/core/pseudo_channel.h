@@ -14,6 +14,7 @@
 
 #include "models/hbm/core/address_mapping.h"
 #include "models/hbm/core/bank_timing.h"
+#include "models/hbm/core/position_mask.h"
 #include "models/hbm/core/sliding_vector.h"
 
 namespace sim::hbm {
@@ -158,6 +159,10 @@ class PseudoChannel {
         /// keys[i] is key_of(entries[i]): the scans for a row or column command read only
         /// these, 16 to a host cache line instead of 2.
         SlidingVector<uint32_t> keys;
+        /// Bit i: entries[i] has arrived and hits its bank's open row (so positions from
+        /// `arrived` up are clear); the scans for a column or a row command visit only the
+        /// entries with or without it.
+        PositionMask hit_at;
         size_t arrived = 0;
         size_t on_the_way() const { return entries.size() - arrived; }
         std::array<uint16_t, 64> hits{};  ///< per bank: requests to its open row
@@ -173,10 +178,8 @@ class PseudoChannel {
     static uint32_t key_of(uint32_t bank, uint32_t row) { return row << kBankBits | bank; }
     static uint32_t key_of(const Entry& e) { return key_of(e.bank, e.row); }
     static uint32_t bank_of(uint32_t key) { return key & ((1u << kBankBits) - 1); }
-    bool hits_open_row(uint32_t key) const {
-        return timing_.open_row(bank_of(key)) == static_cast<int64_t>(key >> kBankBits);
-    }
-    /// Puts e at index at of q (entries and keys alike).
+    /// Puts e at index at (at least q.arrived) of q, entries and keys alike (hit_at holds no
+    /// bits there).
     static void insert(Queue& q, size_t at, const Entry& e);
     /// Admits q's first request on its way (entries[arrived]), which has arrived: moves it into
     /// the arrived ones in arrival order and counts it if it hits the open row.
