@@ -249,18 +249,6 @@ void Sm::prefetch_schedulers() const {
     prefetch_bytes(sps_.data(), sps_.size() * sizeof(SubPartition));
 }
 
-void Sm::prefetch_scan(uint64_t now) const {
-    for (const SubPartition& sp : sps_) {
-        if (sp.next > now) continue;
-        for (size_t i = 0; i < sp.warps.size(); ++i) {
-            if (sp.parked[i]) continue;
-            const Warp& w = warps_[sp.warps[i]];
-            __builtin_prefetch(&w);
-            __builtin_prefetch(&w.pending);
-        }
-    }
-}
-
 void Sm::tick(uint64_t now) {
     for (SubPartition& sp : sps_) {
         if (sp.next <= now) schedule_sub_partition(sp, now);

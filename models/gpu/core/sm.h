@@ -59,10 +59,9 @@ class Sm {
     void load_returned(uint32_t token, uint32_t lines, uint64_t now);
     /// Hints the host to fetch what load_returned(token) reads (see sim/core/prefetch.h).
     void prefetch_returned(uint32_t token) const;
-    /// Hints the host to fetch this SM's schedulers; then (a later call, once they are in)
-    /// the warps a tick(now) would scan. GpuCore hints every SM it is about to tick first.
+    /// Hints the host to fetch this SM's schedulers: GpuCore hints every SM it is about to
+    /// tick first.
     void prefetch_schedulers() const;
-    void prefetch_scan(uint64_t now) const;
     /// The next cycle tick() may issue; kNeverCycle while every warp waits on memory.
     uint64_t next_wake() const;
     /// Closes the residency integral and idle intervals at the end of a run.

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/core/prefetch.h"
+
 namespace sim::hbm {
 
 class PositionMask {
@@ -44,6 +46,9 @@ class PositionMask {
     size_t next_set(size_t from, size_t limit) const { return next(from, limit, 0); }
     /// The first position in [from, limit) whose bit is clear; limit when there is none.
     size_t next_clear(size_t from, size_t limit) const { return next(from, limit, ~0ULL); }
+
+    /// Hints the host to fetch the words that hold the bits (see sim/core/prefetch.h).
+    void prefetch() const { prefetch_bytes(words_.data(), words_.size() * sizeof(uint64_t)); }
 
   private:
     static uint64_t bit(size_t i) { return uint64_t{1} << (i % 64); }

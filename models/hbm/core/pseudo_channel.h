@@ -109,6 +109,7 @@ class PseudoChannel {
         for (const Queue* q : {&reads_, &writes_}) {
             prefetch_bytes(q->keys.begin(), q->keys.size() * sizeof(uint32_t));
             prefetch_bytes(q->entries.begin(), q->entries.size() * sizeof(Entry));
+            q->hit_at.prefetch();
         }
     }
     const BankTiming& timing() const { return timing_; }
