@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "models/gpu/core/event_queue.h"
@@ -17,6 +16,7 @@
 #include "models/gpu/core/sector_cache.h"
 #include "models/gpu/core/warp_program.h"
 #include "models/hbm/core/hbm_system.h"
+#include "models/hbm/core/sliding_vector.h"
 #include "sim/time/clock_domain.h"
 
 namespace sim::gpu {
@@ -171,7 +171,9 @@ class MemorySystem {
     std::vector<uint64_t> dram_free_;
     /// Requests waiting for room in a controller queue: per pseudo-channel, reads and writes
     /// apart (the controller has a queue for each, so neither blocks the other).
-    std::vector<std::deque<Refused>> refused_reads_, refused_writes_;
+    /// (A SlidingVector: one contiguous array each, where a std::deque reads its block map
+    /// and a block per access.)
+    std::vector<hbm::SlidingVector<Refused>> refused_reads_, refused_writes_;
     std::vector<hbm::Completion> completions_;
     std::vector<size_t> touched_;
     uint64_t stores_in_flight_ = 0;

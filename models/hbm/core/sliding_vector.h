@@ -23,6 +23,8 @@ class SlidingVector {
     bool empty() const { return size_ == 0; }
     T& operator[](size_t i) { return storage_[head_ + i]; }
     const T& operator[](size_t i) const { return storage_[head_ + i]; }
+    T& front() { return storage_[head_]; }
+    const T& front() const { return storage_[head_]; }
     T& back() { return storage_[head_ + size_ - 1]; }
     const T& back() const { return storage_[head_ + size_ - 1]; }
     T* begin() { return storage_.data() + head_; }
@@ -43,6 +45,8 @@ class SlidingVector {
         first[at] = v;
         ++size_;
     }
+    /// Removes the first element (no element moves: a first-in first-out queue).
+    void pop_front() { erase(0); }
     /// Removes the element at index at, moving the shorter side.
     void erase(size_t at) {
         T* first = begin();
