@@ -58,8 +58,11 @@ Sm::Sm(uint32_t id,
       sps_(config.sm.sub_partitions) {
     for (uint32_t slot = 0; slot < warps_.size(); ++slot)
         sps_[slot % sps_.size()].warps.push_back(slot);
-    for (SubPartition& sp : sps_)
-        sp.parked.assign(sp.warps.size(), 0);
+    for (SubPartition& sp : sps_) {
+        sp.awake.assign((sp.warps.size() + 63) / 64, 0);
+        for (size_t i = 0; i < sp.warps.size(); ++i)
+            sp.awake[i / 64] |= uint64_t{1} << (i % 64);
+    }
 }
 
 Sm::Pipe Sm::pipe_of(Opcode op) {
@@ -214,7 +217,8 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked) {
         for (uint8_t name : {in.src[0], in.src[1], in.dst}) {
             const uint8_t r = rotated(w, in, name);
             if (r == kNoReg) continue;
-            if (w.pending[r]) return kNeverCycle;  // woken by load_returned
+            // Loads in flight to r (pending[r] > 0, kept in in_flight: no second line read).
+            if (w.in_flight & (1u << r)) return kNeverCycle;  // woken by load_returned
             t = std::max(t, w.ready[r]);
         }
     }
@@ -264,29 +268,41 @@ void Sm::schedule_sub_partition(SubPartition& sp, uint64_t now) {
     int best = -1;
     uint64_t earliest = kNeverCycle;
     const bool gto = config_.sm.scheduler == SchedulerPolicy::Gto;
-    for (size_t k = 0; k < n; ++k) {
-        // LRR starts after the last warp issued; GTO looks at every warp and keeps the last
-        // one if it is ready, else the oldest.
-        const size_t i = gto ? k : (sp.last + 1 + k) % n;
-        if (sp.parked[i]) continue;
+    // Reads warp i, which is awake; true ends the scan. GTO looks at every warp and keeps the
+    // last one issued if it is ready, else the oldest; LRR takes the first ready one.
+    const auto visit = [&](size_t i) {
         Warp& w = warps_[sp.warps[i]];
         bool parked = false;
         const uint64_t t = ready_at(w, sp, now, parked);
-        if (parked) sp.parked[i] = 1;
+        if (parked) sp.awake[i / 64] &= ~(uint64_t{1} << (i % 64));
         if (t > now) {
             earliest = std::min(earliest, t);
-            continue;
+            return false;
         }
-        if (!gto) {
+        if (!gto || i == sp.last) {
             best = static_cast<int>(i);
-            break;
-        }
-        if (i == sp.last) {
-            best = static_cast<int>(i);
-            break;
+            return true;
         }
         if (best < 0 || w.age < warps_[sp.warps[best]].age) best = static_cast<int>(i);
-    }
+        return false;
+    };
+    // The awake warps of [from, to) in order, until visit ends the scan.
+    const auto scan = [&](size_t from, size_t to) {
+        for (size_t word = from / 64; word * 64 < to; ++word) {
+            uint64_t bits = sp.awake[word];
+            if (word == from / 64) bits &= ~uint64_t{0} << (from % 64);
+            while (bits) {
+                const size_t i = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+                if (i >= to) return false;
+                if (visit(i)) return true;
+                bits &= bits - 1;
+            }
+        }
+        return false;
+    };
+    // LRR starts after the last warp issued and wraps around; GTO starts at the first.
+    const size_t start = gto ? 0 : (sp.last + 1) % n;
+    if (!scan(start, n)) scan(0, start);
     if (best < 0) {
         if (sp.idle_since == kNeverCycle && sp.resident) sp.idle_since = now;
         sp.next = earliest;

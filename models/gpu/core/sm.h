@@ -99,7 +99,7 @@ class Sm {
         uint32_t run_left = 0;  ///< instructions left in the current arithmetic run
         uint32_t depth = 0;
         uint64_t next_ready = 0;  ///< an arithmetic run's own pace
-        uint32_t in_flight = 0;   ///< registers with lines not back
+        uint32_t in_flight = 0;   ///< bit r: pending[r] > 0 (registers with lines not back)
         uint32_t loaded = 0;      ///< registers last written by a load
         std::array<Loop, 2> loops{};
         uint32_t full_mask = 0;                    ///< threads that exist
@@ -122,10 +122,10 @@ class Sm {
     };
     struct SubPartition {
         std::vector<uint32_t> warps;  ///< warp slots it schedules
-        /// Per entry of warps: 1 once a scan found it waiting for something only an event ends
-        /// (its loads, a barrier, a launch into an empty slot); that event clears it. A scan
-        /// passes such warps without reading them.
-        std::vector<uint8_t> parked;
+        /// Bit i (of word i / 64) for entry i of warps: clear ("parked") once a scan found it
+        /// waiting for something only an event ends (its loads, a barrier, a launch into an
+        /// empty slot); that event sets it again. A scan visits only the set bits.
+        std::vector<uint64_t> awake;
         uint32_t last = 0;        ///< index in warps of the last issued
         uint64_t busy_until = 0;  ///< an arithmetic run holds the issue slot
         std::array<uint64_t, 6> pipe_free{};
@@ -136,10 +136,13 @@ class Sm {
     enum Pipe : uint8_t { kFp32, kInt, kSfu, kLsu, kMio, kTensor };
 
     /// The cycle warp w could issue its current instruction (kNeverCycle: memory or barrier);
-    /// parked is set when only an event can change that (see SubPartition::parked).
+    /// parked is set when only an event can change that (see SubPartition::awake).
     uint64_t ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked);
     /// The event that ends a warp's wait: the next scan reads it again.
-    void unpark(uint32_t slot) { sps_[slot % sps_.size()].parked[slot / sps_.size()] = 0; }
+    void unpark(uint32_t slot) {
+        const size_t i = slot / sps_.size();
+        sps_[slot % sps_.size()].awake[i / 64] |= uint64_t{1} << (i % 64);
+    }
     void issue(uint32_t slot, SubPartition& sp, uint64_t now);
     /// Books w's wait from w.since to now into `into` by reason: operands in flight from memory
     /// or a pipeline, then what the warp saw while ready (throttled, pipeline busy, or another
