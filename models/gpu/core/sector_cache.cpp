@@ -3,108 +3,111 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
+#include <numeric>
 
 #include "sim/core/prefetch.h"
 
 namespace sim::gpu {
 
-namespace {
-
-/// The first index of v whose element starts a 64-byte block (v has 64 bytes to spare).
-template <typename T>
-size_t aligned_base(const std::vector<T>& v) {
-    const auto address = reinterpret_cast<uintptr_t>(v.data());
-    return ((64 - address % 64) % 64) / sizeof(T);
-}
-
-}  // namespace
-
 SectorCache::SectorCache(uint64_t bytes, uint32_t ways)
     : sets_(std::max<uint64_t>(1, bytes / (128ULL * std::max(1u, ways)))),
       ways_(std::max(1u, ways)),
-      tags_(sets_ * ways_ + 64 / sizeof(uint64_t), kFree),
-      meta_(sets_ * ways_ + 64 / sizeof(Meta)),
-      tag_base_(aligned_base(tags_)),
-      meta_base_(aligned_base(meta_)) {}
-
-size_t SectorCache::set_start(uint64_t line) const {
-    // Hash the line number so power-of-two strides spread over the sets.
-    const uint64_t n = line >> 7;
-    return static_cast<size_t>((n ^ (n >> 13) ^ (n >> 23)) % sets_) * ways_;
+      stride_((Set::clock_offset(ways_) + sizeof(uint16_t) + 63) / 64 * 64) {
+    storage_.assign((sets_ * stride_ + 64) / sizeof(uint64_t), 0);
+    const auto address = reinterpret_cast<uintptr_t>(storage_.data());
+    base_ = reinterpret_cast<unsigned char*>(storage_.data()) + (64 - address % 64) % 64;
+    for (uint64_t i = 0; i < sets_; ++i)
+        std::fill_n(set_at(i).tags(), ways_, kFree);
 }
 
-size_t SectorCache::find(size_t first, uint64_t line) const {
-    for (size_t w = first; w < first + ways_; ++w) {
-        if (tag(w) == line) return w;
+SectorCache::Set SectorCache::set_at(uint64_t index) const {
+    return {base_ + index * stride_, ways_};
+}
+
+SectorCache::Set SectorCache::set_of(uint64_t line) const {
+    // Hash the line number so power-of-two strides spread over the sets.
+    const uint64_t n = line >> 7;
+    return set_at((n ^ (n >> 13) ^ (n >> 23)) % sets_);
+}
+
+size_t SectorCache::find(const Set& s, uint64_t line) {
+    const uint64_t* tags = s.tags();
+    for (size_t w = 0; w < s.ways; ++w) {
+        if (tags[w] == line) return w;
     }
     return kMissing;
 }
 
-size_t SectorCache::victim_way(size_t first) const {
-    size_t victim = first;
-    for (size_t w = first; w < first + ways_; ++w) {
-        if (tag(w) == kFree) return w;
-        if (meta(w).stamp < meta(victim).stamp) victim = w;
+size_t SectorCache::victim_way(const Set& s) {
+    const uint64_t* tags = s.tags();
+    const uint16_t* stamps = s.stamps();
+    size_t victim = 0;
+    for (size_t w = 0; w < s.ways; ++w) {
+        if (tags[w] == kFree) return w;
+        if (stamps[w] < stamps[victim]) victim = w;
     }
     return victim;
 }
 
-void SectorCache::prefetch(uint64_t line) const {
-    const size_t first = set_start(line);
-    prefetch_bytes(&tags_[tag_base_ + first], ways_ * sizeof(uint64_t));
-    prefetch_bytes(&meta_[meta_base_ + first], ways_ * sizeof(Meta));
-}
-
-uint32_t SectorCache::next_stamp() {
-    if (clock_ == std::numeric_limits<uint32_t>::max()) renumber_stamps();
-    return ++clock_;
-}
-
-void SectorCache::renumber_stamps() {
-    // Only the order of the stamps within a set matters (LRU picks the smallest).
-    std::vector<size_t> order(ways_);
-    for (size_t first = 0; first < sets_ * ways_; first += ways_) {
-        for (size_t w = 0; w < ways_; ++w)
-            order[w] = first + w;
+uint16_t SectorCache::next_stamp(const Set& s) {
+    uint16_t& clock = s.clock();
+    if (clock == UINT16_MAX) {
+        uint16_t* stamps = s.stamps();
+        std::vector<size_t> order(s.ways);
+        std::iota(order.begin(), order.end(), size_t{0});
         std::stable_sort(order.begin(), order.end(),
-                         [this](size_t a, size_t b) { return meta(a).stamp < meta(b).stamp; });
-        uint32_t rank = 0;
+                         [stamps](size_t a, size_t b) { return stamps[a] < stamps[b]; });
+        uint16_t rank = 0;
         for (size_t w : order) {
-            if (meta(w).stamp != 0) meta(w).stamp = ++rank;
+            if (stamps[w] != 0) stamps[w] = ++rank;
         }
+        clock = rank;
     }
-    clock_ = ways_;
+    return ++clock;
+}
+
+void SectorCache::set_clock(uint16_t clock) {
+    for (uint64_t i = 0; i < sets_; ++i)
+        set_at(i).clock() = clock;
+}
+
+void SectorCache::prefetch(uint64_t line) const {
+    prefetch_bytes(set_of(line).at, stride_);
 }
 
 uint8_t SectorCache::lookup(uint64_t line, uint8_t sectors) {
-    const size_t w = find(set_start(line), line);
+    const Set s = set_of(line);
+    const size_t w = find(s, line);
     if (w == kMissing) return 0;
-    meta(w).stamp = next_stamp();
-    return meta(w).valid & sectors;
+    s.stamps()[w] = next_stamp(s);
+    return valid_of(s.bits()[w]) & sectors;
 }
 
 void SectorCache::fill(uint64_t line, uint8_t sectors, bool dirty, Victim& victim) {
     victim = {};
-    const size_t first = set_start(line);
-    size_t w = find(first, line);
+    const Set s = set_of(line);
+    size_t w = find(s, line);
     if (w == kMissing) {
-        w = victim_way(first);
-        if (tag(w) != kFree && meta(w).dirty) victim = {tag(w), meta(w).dirty};
-        tag(w) = line;
-        meta(w) = Meta{};
+        w = victim_way(s);
+        uint64_t& tag = s.tags()[w];
+        const uint8_t evicted = dirty_of(s.bits()[w]);
+        if (tag != kFree && evicted) victim = {tag, evicted};
+        tag = line;
+        s.bits()[w] = 0;
     }
-    Meta& m = meta(w);
-    m.stamp = next_stamp();
-    m.valid |= sectors;
-    if (dirty) m.dirty |= sectors;
+    uint8_t& bits = s.bits()[w];
+    s.stamps()[w] = next_stamp(s);
+    bits |= sectors & 0xF;
+    if (dirty) bits |= static_cast<uint8_t>((sectors & 0xF) << 4);
 }
 
 void SectorCache::invalidate(uint64_t line) {
-    const size_t w = find(set_start(line), line);
+    const Set s = set_of(line);
+    const size_t w = find(s, line);
     if (w == kMissing) return;
-    tag(w) = kFree;
-    meta(w) = Meta{};
+    s.tags()[w] = kFree;
+    s.stamps()[w] = 0;
+    s.bits()[w] = 0;
 }
 
 uint64_t SectorCache::fill_unused(uint64_t lines) {
@@ -113,13 +116,16 @@ uint64_t SectorCache::fill_unused(uint64_t lines) {
     const uint64_t per_set = lines / sets_, extra = lines % sets_;
     uint64_t dirty = 0;
     for (uint64_t set = 0; set < sets_; ++set) {
+        const Set s = set_at(set);
         const uint64_t fills = std::min<uint64_t>(per_set + (set < extra ? 1 : 0), ways_);
         for (uint64_t f = 0; f < fills; ++f) {
-            const size_t w = victim_way(static_cast<size_t>(set) * ways_);
-            if (tag(w) != kFree) dirty += static_cast<uint64_t>(__builtin_popcount(meta(w).dirty));
+            const size_t w = victim_way(s);
+            if (s.tags()[w] != kFree)
+                dirty += static_cast<uint64_t>(__builtin_popcount(dirty_of(s.bits()[w])));
             // A line no address maps to: real lines are below 2^63.
-            tag(w) = kUnusedLine;
-            meta(w) = Meta{next_stamp(), 0xF, 0};
+            s.tags()[w] = kUnusedLine;
+            s.stamps()[w] = next_stamp(s);
+            s.bits()[w] = 0xF;
         }
     }
     return dirty;

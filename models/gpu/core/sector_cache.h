@@ -3,10 +3,11 @@
 // organisation): each way holds a tag, a valid and a dirty bit per sector, and an LRU stamp.
 // Sectors are filled and written one at a time, so a line may be partly present. Pure C++.
 //
-// The tags of a set lie together, apart from the rest, in cache-line-aligned blocks: a lookup
-// that misses (every lookup of a streaming kernel) reads only them, two host cache lines for
-// a 16-way set instead of the six that whole way records took. The L1s and L2 slices of a
-// GPU hold megabytes of these and do not stay in the host's caches.
+// Each set is one block of host memory, aligned to a host cache line: its ways' tags, then
+// their 16-bit LRU stamps, their sector bits (valid in the low nibble, dirty in the high one)
+// and the set's own LRU clock. The L1s and L2 slices of a GPU hold megabytes of these and do
+// not stay in the host's caches, so every access of a streaming kernel misses: a 4-way L1 set
+// is one host cache line, a lookup of a 16-way L2 set reads two and a fill three.
 #pragma once
 
 #include <cstddef>
@@ -43,38 +44,43 @@ class SectorCache {
     /// (the caller accounts for their write-back).
     uint64_t fill_unused(uint64_t lines);
     uint64_t sets() const { return sets_; }
-    /// Tests only: sets the LRU clock, so that a test can run it up to its wrap-around.
-    void set_clock(uint32_t clock) { clock_ = clock; }
+    /// Tests only: sets every set's LRU clock, so that a test can run it up to its wrap-around.
+    void set_clock(uint16_t clock);
 
   private:
     static constexpr uint64_t kFree = ~0ULL;             ///< tag of a way holding no line
     static constexpr uint64_t kUnusedLine = 1ULL << 63;  ///< no address maps there
-    struct Meta {
-        uint32_t stamp = 0;  ///< LRU: the most recent use has the largest
-        uint8_t valid = 0;
-        uint8_t dirty = 0;
-    };
-    /// Index of the first way of line's set.
-    size_t set_start(uint64_t line) const;
-    /// Index of line's way, or kMissing.
-    size_t find(size_t first, uint64_t line) const;
-    /// The way a new line takes: the first free one, else the least recently used.
-    size_t victim_way(size_t first) const;
-    uint32_t next_stamp();
-    /// Before the 32-bit clock wraps: renumbers each set's stamps 1, 2, ... in their order.
-    void renumber_stamps();
-    uint64_t& tag(size_t way) { return tags_[tag_base_ + way]; }
-    uint64_t tag(size_t way) const { return tags_[tag_base_ + way]; }
-    Meta& meta(size_t way) { return meta_[meta_base_ + way]; }
-    const Meta& meta(size_t way) const { return meta_[meta_base_ + way]; }
-
     static constexpr size_t kMissing = ~size_t{0};
+
+    /// One set's block (see the file comment); way w's fields are tags()[w], stamps()[w]
+    /// (0: never used since freed; the most recent use has the largest) and bits()[w].
+    struct Set {
+        unsigned char* at;
+        uint32_t ways;
+        uint64_t* tags() const { return reinterpret_cast<uint64_t*>(at); }
+        uint16_t* stamps() const { return reinterpret_cast<uint16_t*>(at + 8 * ways); }
+        uint8_t* bits() const { return at + 10 * ways; }
+        uint16_t& clock() const { return *reinterpret_cast<uint16_t*>(at + clock_offset(ways)); }
+        static size_t clock_offset(uint32_t ways) { return (11 * size_t{ways} + 1) & ~size_t{1}; }
+    };
+    static uint8_t valid_of(uint8_t bits) { return bits & 0xF; }
+    static uint8_t dirty_of(uint8_t bits) { return bits >> 4; }
+
+    Set set_of(uint64_t line) const;
+    Set set_at(uint64_t index) const;
+    /// Index of line's way, or kMissing.
+    static size_t find(const Set& s, uint64_t line);
+    /// The way a new line takes: the first free one, else the least recently used.
+    static size_t victim_way(const Set& s);
+    /// The set's next LRU stamp; before its 16-bit clock wraps, renumbers the set's stamps
+    /// 1, 2, ... in their order (only their order within the set matters).
+    static uint16_t next_stamp(const Set& s);
+
     uint64_t sets_;
     uint32_t ways_;
-    uint32_t clock_ = 0;
-    std::vector<uint64_t> tags_;  ///< per set its ways' tags; from tag_base_, 64-byte aligned
-    std::vector<Meta> meta_;      ///< the same for the rest of each way, from meta_base_
-    size_t tag_base_ = 0, meta_base_ = 0;
+    size_t stride_;                  ///< bytes per set block, a multiple of 64
+    std::vector<uint64_t> storage_;  ///< the blocks, from the first 64-byte boundary in it
+    unsigned char* base_ = nullptr;
 };
 
 }  // namespace sim::gpu

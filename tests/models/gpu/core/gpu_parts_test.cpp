@@ -136,12 +136,12 @@ TEST(SectorCache, SectorsFillOneAtATimeAndLruEvictsDirtyLines) {
     EXPECT_EQ(c.lookup(0, 0xF), 0);
 }
 
-// The LRU clock is 32 bits: when it would wrap, each set's stamps are renumbered in their
-// order, and the least recently used line is still the one evicted.
+// The LRU clock is 16 bits per set: when it would wrap, the set's stamps are renumbered in
+// their order, and the least recently used line is still the one evicted.
 TEST(SectorCache, LruOrderSurvivesTheClockWrapping) {
     SectorCache c(4 * 128, 4);  // one set of four ways
     SectorCache::Victim v;
-    c.set_clock(UINT32_MAX - 5);
+    c.set_clock(UINT16_MAX - 5);
     for (uint64_t line = 0; line < 4; ++line)
         c.fill(line * 128, 0xF, true, v);  // stamps max-4 .. max-1
     c.lookup(0, 0xF);                      // stamp max: line 0 is the most recent
