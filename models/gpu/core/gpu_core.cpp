@@ -197,11 +197,12 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
         }
         bool wave_done = false;
         const uint64_t done_before = done_ctas_;
-        // The schedulers of the SMs to tick: hinted first, so that the host fetches them
-        // together (see sim/core/prefetch.h). Hinting the warps they will scan as well cost
-        // more instructions than it saved.
+        // The schedulers of the SMs to tick, then the warps they will read: hinted first, in
+        // two steps, so that the host fetches them together (see sim/core/prefetch.h).
         for (uint32_t i : touched)
             sms_[i]->prefetch_schedulers();
+        for (uint32_t i : touched)
+            sms_[i]->prefetch_awake_warps(now);
         for (uint32_t i : touched) {
             is_touched[i] = 0;
             Sm& s = *sms_[i];

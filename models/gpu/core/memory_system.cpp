@@ -185,8 +185,9 @@ void MemorySystem::copy_line_back(uint32_t copy, uint64_t at) {
 
 void MemorySystem::prefetch(const Event& e) const {
     if (e.kind == EventKind::L2Arrive) {
-        const uint64_t line = requests_[e.payload].line;
-        l2_[slice_of(line)].prefetch(line);
+        const Request& r = requests_[e.payload];
+        l2_[slice_of(r.line)].prefetch(r.line);
+        if (!r.write) miss_index_.prefetch(r.line);
     } else if (e.kind == EventKind::SmReturn) {
         const Request& r = requests_[e.payload];
         if (r.l1_miss) l1_[r.sm].prefetch(r.line);

@@ -58,11 +58,10 @@ Sm::Sm(uint32_t id,
       sps_(config.sm.sub_partitions) {
     for (uint32_t slot = 0; slot < warps_.size(); ++slot)
         sps_[slot % sps_.size()].warps.push_back(slot);
-    for (SubPartition& sp : sps_) {
-        sp.awake.assign((sp.warps.size() + 63) / 64, 0);
-        for (size_t i = 0; i < sp.warps.size(); ++i)
-            sp.awake[i / 64] |= uint64_t{1} << (i % 64);
-    }
+    awake_words_ = std::max<size_t>(1, (sps_.front().warps.size() + 63) / 64);
+    awake_.assign(sps_.size() * awake_words_, 0);
+    for (uint32_t slot = 0; slot < warps_.size(); ++slot)
+        unpark(slot);
 }
 
 Sm::Pipe Sm::pipe_of(Opcode op) {
@@ -251,6 +250,19 @@ void Sm::prefetch_returned(uint32_t token) const {
 
 void Sm::prefetch_schedulers() const {
     prefetch_bytes(sps_.data(), sps_.size() * sizeof(SubPartition));
+    prefetch_bytes(awake_.data(), awake_.size() * sizeof(uint64_t));
+}
+
+void Sm::prefetch_awake_warps(uint64_t now) const {
+    const size_t subs = sps_.size();
+    for (size_t k = 0; k < subs; ++k) {
+        if (sps_[k].next > now) continue;
+        const uint64_t* awake = awake_of(k);
+        for (size_t word = 0; word < awake_words_; ++word) {
+            for (uint64_t bits = awake[word]; bits; bits &= bits - 1)
+                __builtin_prefetch(&warps_[(word * 64 + size_t(__builtin_ctzll(bits))) * subs + k]);
+        }
+    }
 }
 
 void Sm::tick(uint64_t now) {
@@ -265,16 +277,18 @@ void Sm::schedule_sub_partition(SubPartition& sp, uint64_t now) {
         return;
     }
     const size_t n = sp.warps.size();
+    const size_t subs = sps_.size(), k = static_cast<size_t>(&sp - sps_.data());
+    uint64_t* awake = awake_of(k);
     int best = -1;
     uint64_t earliest = kNeverCycle;
     const bool gto = config_.sm.scheduler == SchedulerPolicy::Gto;
     // Reads warp i, which is awake; true ends the scan. GTO looks at every warp and keeps the
     // last one issued if it is ready, else the oldest; LRR takes the first ready one.
     const auto visit = [&](size_t i) {
-        Warp& w = warps_[sp.warps[i]];
+        Warp& w = warps_[i * subs + k];  // sp.warps[i]
         bool parked = false;
         const uint64_t t = ready_at(w, sp, now, parked);
-        if (parked) sp.awake[i / 64] &= ~(uint64_t{1} << (i % 64));
+        if (parked) awake[i / 64] &= ~(uint64_t{1} << (i % 64));
         if (t > now) {
             earliest = std::min(earliest, t);
             return false;
@@ -283,13 +297,13 @@ void Sm::schedule_sub_partition(SubPartition& sp, uint64_t now) {
             best = static_cast<int>(i);
             return true;
         }
-        if (best < 0 || w.age < warps_[sp.warps[best]].age) best = static_cast<int>(i);
+        if (best < 0 || w.age < warps_[size_t(best) * subs + k].age) best = static_cast<int>(i);
         return false;
     };
     // The awake warps of [from, to) in order, until visit ends the scan.
     const auto scan = [&](size_t from, size_t to) {
         for (size_t word = from / 64; word * 64 < to; ++word) {
-            uint64_t bits = sp.awake[word];
+            uint64_t bits = awake[word];
             if (word == from / 64) bits &= ~uint64_t{0} << (from % 64);
             while (bits) {
                 const size_t i = word * 64 + static_cast<size_t>(__builtin_ctzll(bits));

@@ -59,9 +59,10 @@ class Sm {
     void load_returned(uint32_t token, uint32_t lines, uint64_t now);
     /// Hints the host to fetch what load_returned(token) reads (see sim/core/prefetch.h).
     void prefetch_returned(uint32_t token) const;
-    /// Hints the host to fetch this SM's schedulers: GpuCore hints every SM it is about to
-    /// tick first.
+    /// Hints the host to fetch this SM's schedulers; then (a later call, once they are in) the
+    /// warps a tick(now) will read. GpuCore hints every SM it is about to tick first.
     void prefetch_schedulers() const;
+    void prefetch_awake_warps(uint64_t now) const;
     /// The next cycle tick() may issue; kNeverCycle while every warp waits on memory.
     uint64_t next_wake() const;
     /// Closes the residency integral and idle intervals at the end of a run.
@@ -121,11 +122,8 @@ class Sm {
         uint32_t first_warp = 0;
     };
     struct SubPartition {
-        std::vector<uint32_t> warps;  ///< warp slots it schedules
-        /// Bit i (of word i / 64) for entry i of warps: clear ("parked") once a scan found it
-        /// waiting for something only an event ends (its loads, a barrier, a launch into an
-        /// empty slot); that event sets it again. A scan visits only the set bits.
-        std::vector<uint64_t> awake;
+        /// Warp slots it schedules: sub-partition k of S has slots k, k + S, k + 2S, ...
+        std::vector<uint32_t> warps;
         uint32_t last = 0;        ///< index in warps of the last issued
         uint64_t busy_until = 0;  ///< an arithmetic run holds the issue slot
         std::array<uint64_t, 6> pipe_free{};
@@ -136,13 +134,15 @@ class Sm {
     enum Pipe : uint8_t { kFp32, kInt, kSfu, kLsu, kMio, kTensor };
 
     /// The cycle warp w could issue its current instruction (kNeverCycle: memory or barrier);
-    /// parked is set when only an event can change that (see SubPartition::awake).
+    /// parked is set when only an event can change that (see awake_).
     uint64_t ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked);
     /// The event that ends a warp's wait: the next scan reads it again.
     void unpark(uint32_t slot) {
         const size_t i = slot / sps_.size();
-        sps_[slot % sps_.size()].awake[i / 64] |= uint64_t{1} << (i % 64);
+        awake_of(slot % sps_.size())[i / 64] |= uint64_t{1} << (i % 64);
     }
+    uint64_t* awake_of(size_t sp) { return awake_.data() + sp * awake_words_; }
+    const uint64_t* awake_of(size_t sp) const { return awake_.data() + sp * awake_words_; }
     void issue(uint32_t slot, SubPartition& sp, uint64_t now);
     /// Books w's wait from w.since to now into `into` by reason: operands in flight from memory
     /// or a pipeline, then what the warp saw while ready (throttled, pipeline busy, or another
@@ -177,6 +177,12 @@ class Sm {
     std::vector<Warp> warps_;
     std::vector<CtaSlot> ctas_;
     std::vector<SubPartition> sps_;
+    /// Per sub-partition k, awake_words_ words from k * awake_words_: bit i for entry i of its
+    /// warps, clear ("parked") once a scan found that warp waiting for something only an event
+    /// ends (its loads, a barrier, a launch into an empty slot); that event sets it again. A
+    /// scan visits only the set bits. One array for the SM, so that it is hinted at once.
+    std::vector<uint64_t> awake_;
+    size_t awake_words_ = 1;
     uint32_t resident_ctas_ = 0;
     uint32_t resident_warps_ = 0;
     uint64_t residency_since_ = 0;

@@ -7,6 +7,7 @@
 // anything can happen; advance() is only called then, never on idle cycles.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -108,8 +109,14 @@ class PseudoChannel {
         timing_.prefetch();
         for (const Queue* q : {&reads_, &writes_}) {
             prefetch_bytes(q->keys.begin(), q->keys.size() * sizeof(uint32_t));
-            prefetch_bytes(q->entries.begin(), q->entries.size() * sizeof(Entry));
             q->hit_at.prefetch();
+            // Of the entries, a wake-up reads the oldest (the column command most likely goes
+            // to one of them) and those at the border of the arrived ones.
+            const size_t n = q->entries.size();
+            if (n == 0) continue;
+            prefetch_bytes(q->entries.begin(), std::min<size_t>(n, 4) * sizeof(Entry));
+            __builtin_prefetch(q->entries.begin() + std::min(n - 1, q->arrived));
+            if (q->arrived > 0) __builtin_prefetch(q->entries.begin() + (q->arrived - 1));
         }
     }
     const BankTiming& timing() const { return timing_; }
