@@ -24,6 +24,7 @@
 #include "models/systolic/core/fold_timing.h"
 #include "models/systolic/core/scalesim_io.h"
 #include "sim/config/loader.h"
+#include "sim/core/host_memory.h"
 #include "sim/trace/op_cost.h"
 #include "sim/trace/trace_parser.h"
 
@@ -297,4 +298,12 @@ void BM_GemmKernel(benchmark::State& state) {
 }
 BENCHMARK(BM_GemmKernel)->DenseRange(0, 1)->Iterations(1)->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+// As wallsim's own main: the heap on transparent huge pages (sim/core/host_memory.h).
+int main(int argc, char** argv) {
+    sim::back_heap_with_huge_pages();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

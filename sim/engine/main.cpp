@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include "sim/config/loader.h"
+#include "sim/core/host_memory.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/run.h"
 #include "sim/registry/registry.h"
@@ -180,6 +181,8 @@ int sc_main(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+    // Results do not depend on it; the cycle-level models run faster (sim/core/host_memory.h).
+    sim::back_heap_with_huge_pages();
     // SystemC prints a banner when its kernel starts unless told not to; stdout is for results.
     ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
     return sc_core::sc_elab_and_sim(argc, argv);
