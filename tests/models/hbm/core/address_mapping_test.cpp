@@ -4,7 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
+#include <string>
 
 namespace sim::hbm {
 namespace {
@@ -107,6 +109,62 @@ TEST(AddressMapping, PartitionSkewRotatesThePartitionIndex) {
             EXPECT_EQ(q.bank, p.bank);
             EXPECT_EQ(q.row, p.row);
             EXPECT_EQ(q.column, p.column);
+        }
+    }
+}
+
+// decode() against mixed-radix arithmetic done by hand, for layouts without split fields:
+// power-of-two fields and others in every order, the partition fields ending before a field
+// taken by shifts, before one taken by a division (three bank groups) and at the row.
+TEST(AddressMapping, DecodeMatchesMixedRadixArithmetic) {
+    MappingShape s = small();
+    s.bank_groups = 3;
+    s.channels = 4;
+    const std::vector<std::vector<std::string>> layouts{
+        {"offset", "pseudo_channel", "channel", "stack", "bank_group", "bank", "column", "row"},
+        {"offset", "pseudo_channel", "stack", "channel", "bank", "column", "bank_group", "row"},
+        {"offset", "column", "bank_group", "bank", "channel", "stack", "pseudo_channel", "row"},
+        {"offset", "bank_group", "stack", "column", "pseudo_channel", "bank", "channel", "row"}};
+    const auto count_of = [&](const std::string& field) -> uint64_t {
+        if (field == "offset") return s.access_bytes;
+        if (field == "column") return s.columns;
+        if (field == "bank_group") return s.bank_groups;
+        if (field == "bank") return s.banks_per_group;
+        if (field == "pseudo_channel") return s.pseudo_channels;
+        if (field == "channel") return s.channels;
+        return s.stacks;
+    };
+    const uint64_t partitions = uint64_t{s.pseudo_channels} * s.channels * s.stacks;
+    for (const auto& layout : layouts) {
+        const AddressMapping plain(s, layout, false);
+        const AddressMapping skewed(s, layout, false, true);
+        for (uint64_t a = 7; a < plain.capacity(); a += 4099 * 32 + 13) {
+            std::map<std::string, uint64_t> part;
+            uint64_t v = a, above = 0;
+            for (size_t i = 0; i + 1 < layout.size(); ++i) {
+                part[layout[i]] = v % count_of(layout[i]);
+                v /= count_of(layout[i]);
+                const std::string& f = layout[i];
+                if (f == "pseudo_channel" || f == "channel" || f == "stack") above = v;
+            }
+            const AddressParts p = plain.decode(a), q = skewed.decode(a);
+            ASSERT_EQ(p.column, part["column"]) << layout[1] << " address " << a;
+            ASSERT_EQ(p.bank_group, part["bank_group"]) << layout[1] << " address " << a;
+            ASSERT_EQ(p.bank, part["bank"]) << layout[1] << " address " << a;
+            ASSERT_EQ(p.pseudo_channel, part["pseudo_channel"]) << layout[1] << " address " << a;
+            ASSERT_EQ(p.channel, part["channel"]) << layout[1] << " address " << a;
+            ASSERT_EQ(p.stack, part["stack"]) << layout[1] << " address " << a;
+            ASSERT_EQ(p.row, v % s.rows) << layout[1] << " address " << a;
+            const uint64_t index =
+                part["pseudo_channel"] +
+                s.pseudo_channels * (part["channel"] + s.channels * part["stack"]);
+            const uint64_t rotated = (index + above % partitions) % partitions;
+            ASSERT_EQ(q.pseudo_channel, rotated % s.pseudo_channels)
+                << layout[1] << " address " << a;
+            ASSERT_EQ(q.channel, rotated / s.pseudo_channels % s.channels)
+                << layout[1] << " address " << a;
+            ASSERT_EQ(q.stack, rotated / s.pseudo_channels / s.channels)
+                << layout[1] << " address " << a;
         }
     }
 }
