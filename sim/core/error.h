@@ -40,15 +40,28 @@ class SimBug : public std::logic_error {
     using std::logic_error::logic_error;
 };
 
+namespace detail {
+/// SIM_ASSERT's failure path, out of line and marked cold: the checks sit on the simulator's
+/// hot paths, where building the message inline would bloat every function holding one and
+/// keep it from being inlined. write_message streams the caller's message.
+template <typename WriteMessage>
+[[noreturn]] __attribute__((noinline, cold)) void assertion_failed(
+    const char* file, int line, const char* condition, const WriteMessage& write_message) {
+    std::ostringstream os;
+    os << file << ':' << line << ": assertion '" << condition << "' failed: ";
+    write_message(os);
+    throw SimBug(os.str());
+}
+}  // namespace detail
+
 /// Throws SimBug with file:line when cond is false. Kept in release builds.
-#define SIM_ASSERT(cond, msg)                                            \
-    do {                                                                 \
-        if (!(cond)) {                                                   \
-            std::ostringstream sim_assert_os_;                           \
-            sim_assert_os_ << __FILE__ << ':' << __LINE__                \
-                           << ": assertion '" #cond "' failed: " << msg; \
-            throw ::sim::SimBug(sim_assert_os_.str());                   \
-        }                                                                \
+#define SIM_ASSERT(cond, msg)                                                  \
+    do {                                                                       \
+        if (__builtin_expect(!(cond), 0)) {                                    \
+            ::sim::detail::assertion_failed(                                   \
+                __FILE__, __LINE__, #cond,                                     \
+                [&](std::ostream& sim_assert_os_) { sim_assert_os_ << msg; }); \
+        }                                                                      \
     } while (false)
 
 }  // namespace sim
