@@ -23,6 +23,16 @@ uint64_t ceil_div(uint64_t a, uint64_t b) {
     return (a + b - 1) / b;
 }
 
+/// log2 of an address mapping's column block when it is a power of two, else 0 (blocks of one
+/// byte: every address decoded on its own).
+uint32_t block_shift_of(uint64_t bytes) {
+    if (bytes == 0 || (bytes & (bytes - 1)) != 0) return 0;
+    uint32_t shift = 0;
+    while ((uint64_t{1} << shift) < bytes)
+        ++shift;
+    return shift;
+}
+
 /// An entry of a pool whose freed entries keep their vectors' capacity: a freed one, or a new one.
 template <typename Entry>
 uint32_t take_from_pool(std::vector<Entry>& pool, std::vector<uint32_t>& free) {
@@ -45,6 +55,7 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
       dram_clock_("hbm", hbm.clock_hz),
       dram_(hbm),
       dram_capacity_(dram_.mapping().capacity()),
+      dram_block_shift_(block_shift_of(dram_.mapping().column_block_bytes())),
       l1_pending_(gpu.sm_count, 0),
       slice_free_(gpu.l2.slices, 0),
       refused_reads_(dram_.pseudo_channel_count()),
@@ -280,6 +291,10 @@ uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, 
 void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, uint64_t now) {
     const bool write = miss == kNoMiss;
     const uint64_t arrival = dram_cycle_at(now);
+    // Both halves of a line usually lie in one column block: decoded once.
+    uint64_t decoded_block = ~0ULL;
+    hbm::AddressParts parts;
+    size_t pc = 0;
     for (uint32_t half = 0; half < 2; ++half) {
         const uint8_t bits = static_cast<uint8_t>((sectors >> (2 * half)) & 0x3);
         if (!bits) continue;
@@ -296,8 +311,11 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
             dram_requests_.push_back({line, miss});
         }
         (write ? counters_.dram_write_bytes : counters_.dram_read_bytes) += bytes;
-        const hbm::AddressParts parts = dram_.mapping().decode(addr);
-        const size_t pc = dram_.pseudo_channel_of(parts);
+        if (addr >> dram_block_shift_ != decoded_block) {
+            decoded_block = addr >> dram_block_shift_;
+            parts = dram_.mapping().decode(addr);
+            pc = dram_.pseudo_channel_of(parts);
+        }
         const hbm::MemRequest req = dram_.request_for(id, parts, write, bytes);
         auto& waiting = write ? refused_writes_[pc] : refused_reads_[pc];
         if (!waiting.empty() || !dram_.try_send(pc, req, arrival))

@@ -155,6 +155,9 @@ class MemorySystem {
     ClockDomain dram_clock_;
     hbm::HbmSystem dram_;
     uint64_t dram_capacity_;
+    /// log2 of the address mapping's column block (0 when not a power of two): the addresses
+    /// of one block share their pseudo-channel, bank and row.
+    uint32_t dram_block_shift_;
     std::vector<SectorCache> l1_;
     std::vector<uint64_t> l1_port_free_;
     std::vector<uint32_t> l1_pending_;

@@ -119,6 +119,10 @@ AddressMapping::AddressMapping(const MappingShape& shape,
         const Field f = digits_[i].field;
         if (f == PseudoChannel || f == Channel || f == Stack) partition_digits_end_ = i + 1;
     }
+    for (const Digit& d : digits_) {
+        if (d.field != Offset && d.field != Column) break;
+        column_block_bytes_ *= d.radix;
+    }
     uint64_t capacity = 0;
     if (__builtin_mul_overflow(below_row_, shape.rows, &capacity) ||
         capacity > (uint64_t{1} << 56)) {

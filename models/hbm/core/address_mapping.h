@@ -51,6 +51,10 @@ class AddressMapping {
     AddressParts decode(uint64_t addr) const;
     /// Bytes addressable by the layout.
     uint64_t capacity() const;
+    /// The product of the layout's lowest radices while they belong to offset and column: the
+    /// addresses of one aligned block of this many bytes decode alike but for the column (a
+    /// caller may decode a block once for several requests in it).
+    uint64_t column_block_bytes() const { return column_block_bytes_; }
 
   private:
     enum Field { Offset, Column, BankGroup, Bank, PseudoChannel, Channel, Stack, Row, kFields };
@@ -63,6 +67,7 @@ class AddressMapping {
     };
     std::vector<Digit> digits_;
     uint64_t below_row_ = 1;  // product of all radices below the row
+    uint64_t column_block_bytes_ = 1;
     uint32_t bg_count_ = 1, bank_count_ = 1;
     uint32_t bank_shift_ = 0;  ///< log2(bank_count_) (a power of two when xor_)
     uint64_t rows_mask_ = 0;   ///< rows - 1 when rows is a power of two, else 0

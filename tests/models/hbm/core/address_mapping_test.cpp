@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 
 namespace sim::hbm {
 namespace {
@@ -165,6 +166,35 @@ TEST(AddressMapping, DecodeMatchesMixedRadixArithmetic) {
                 << layout[1] << " address " << a;
             ASSERT_EQ(q.stack, rotated / s.pseudo_channels / s.channels)
                 << layout[1] << " address " << a;
+        }
+    }
+}
+
+TEST(AddressMapping, AColumnBlockDecodesAlikeButForTheColumn) {
+    MappingShape s = small();
+    const std::vector<std::pair<std::vector<std::string>, uint64_t>> layouts{
+        {kLayout, 32 * 2},  // offset, column:1
+        {{"offset", "column", "bank_group", "bank", "pseudo_channel", "channel", "stack", "row"},
+         32 * 32},
+        {{"offset", "pseudo_channel", "column", "bank_group", "channel", "bank", "stack", "row"},
+         32}};
+    for (const auto& [layout, block] : layouts) {
+        for (bool skew : {false, true}) {
+            const AddressMapping m(s, layout, true, skew);
+            ASSERT_EQ(m.column_block_bytes(), block) << layout[1];
+            for (uint64_t a = 0; a < 64 * block * 40; a += 32) {
+                const AddressParts p = m.decode(a), first = m.decode(a / block * block);
+                ASSERT_EQ(
+                    std::tie(p.stack, p.channel, p.pseudo_channel, p.bank_group, p.bank, p.row),
+                    std::tie(first.stack, first.channel, first.pseudo_channel, first.bank_group,
+                             first.bank, first.row))
+                    << layout[1] << " address " << a;
+            }
+            // The next block differs somewhere.
+            const AddressParts a = m.decode(0), b = m.decode(block);
+            EXPECT_NE(std::tie(a.stack, a.channel, a.pseudo_channel, a.bank_group, a.bank, a.row),
+                      std::tie(b.stack, b.channel, b.pseudo_channel, b.bank_group, b.bank, b.row))
+                << layout[1];
         }
     }
 }
