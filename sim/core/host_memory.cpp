@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sim/core/host_memory.h"
 
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 
@@ -16,6 +17,8 @@ bool back_heap_with_huge_pages(size_t reserve_bytes) {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
     constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
     constexpr int kLargestHeapBlock = 32 << 20;  // glibc's own largest mmap threshold
+    // mallopt takes ints; the trim threshold is twice the reserve.
+    if (reserve_bytes < 2 * kHugePage || reserve_bytes > INT_MAX / 2) return false;
     // Blocks up to 32 MiB come from the heap, which grows by reserve_bytes at a time and
     // keeps what is freed at its top: the marked range then holds the models' tables.
     if (mallopt(M_MMAP_THRESHOLD, kLargestHeapBlock) == 0) return false;

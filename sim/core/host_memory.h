@@ -15,7 +15,8 @@ namespace sim {
 /// in its default `madvise` THP mode) and has malloc serve blocks up to 32 MiB from the heap
 /// (not from separate mappings) and keep freed memory at its top. Call it once, first thing in
 /// main, before other threads start. Returns false where the host has no such mechanism
-/// (not Linux with glibc) or refuses it; the process then runs as before, only slower.
+/// (not Linux with glibc) or refuses it, or for a reserve under 4 MiB or over 1 GiB; the
+/// process then runs as before, only slower.
 bool back_heap_with_huge_pages(size_t reserve_bytes = size_t{256} << 20);
 
 }  // namespace sim
