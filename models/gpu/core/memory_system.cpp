@@ -27,10 +27,7 @@ uint64_t ceil_div(uint64_t a, uint64_t b) {
 /// byte: every address decoded on its own).
 uint32_t block_shift_of(uint64_t bytes) {
     if (bytes == 0 || (bytes & (bytes - 1)) != 0) return 0;
-    uint32_t shift = 0;
-    while ((uint64_t{1} << shift) < bytes)
-        ++shift;
-    return shift;
+    return static_cast<uint32_t>(__builtin_ctzll(bytes));
 }
 
 /// An entry of a pool whose freed entries keep their vectors' capacity: a freed one, or a new one.
