@@ -61,7 +61,10 @@ class SlidingVector {
 
   private:
     void make_room_at_end() {
-        if (head_ == 0) {
+        // Sliding the elements down frees head_ slots for as many pushes: worth it only while
+        // that is at least as many as there are elements to move (amortised O(1) per push),
+        // otherwise a long first-in first-out queue would move all of itself every few pushes.
+        if (head_ <= size_) {
             grow(2 * storage_.size() + 2);
             return;
         }
