@@ -310,7 +310,7 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
         (write ? counters_.dram_write_bytes : counters_.dram_read_bytes) += bytes;
         if (addr >> dram_block_shift_ != decoded_block) {
             decoded_block = addr >> dram_block_shift_;
-            parts = dram_.mapping().decode(addr);
+            dram_.mapping().decode_into(addr, parts);
             pc = dram_.pseudo_channel_of(parts);
         }
         const hbm::MemRequest req = dram_.request_for(id, parts, write, bytes);

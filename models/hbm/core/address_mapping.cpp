@@ -133,7 +133,7 @@ AddressMapping::AddressMapping(const MappingShape& shape,
     }
 }
 
-AddressParts AddressMapping::decode(uint64_t addr) const {
+void AddressMapping::decode_into(uint64_t addr, AddressParts& p) const {
     std::array<uint64_t, kFields> value{};
     uint64_t v = addr;
     uint64_t above_partitions = 0;
@@ -157,7 +157,6 @@ AddressParts AddressMapping::decode(uint64_t addr) const {
         }
         value[d.field] += part * d.multiplier;
     }
-    AddressParts p;
     p.row = rows_mask_ != 0 ? v & rows_mask_ : v % shape_.rows;
     p.column = static_cast<uint32_t>(value[Column]);
     p.bank_group = static_cast<uint32_t>(value[BankGroup]);
@@ -192,7 +191,6 @@ AddressParts AddressMapping::decode(uint64_t addr) const {
     p.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);
     p.channel = static_cast<uint32_t>(value[Channel]);
     p.stack = static_cast<uint32_t>(value[Stack]);
-    return p;
 }
 
 uint64_t AddressMapping::capacity() const {

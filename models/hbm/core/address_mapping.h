@@ -48,7 +48,16 @@ class AddressMapping {
                    bool xor_bank_with_row,
                    bool skew_partitions = false);
 
-    AddressParts decode(uint64_t addr) const;
+    AddressParts decode(uint64_t addr) const {
+        AddressParts parts;
+        decode_into(addr, parts);
+        return parts;
+    }
+    /// decode() written straight into out, field by field. For the hot path: a struct returned
+    /// and then copied is read back with wide loads from the narrow stores that wrote it, which
+    /// the host cannot forward, so the copy waits until those stores (and every store before
+    /// them, cache misses included) have reached the cache.
+    void decode_into(uint64_t addr, AddressParts& out) const;
     /// Bytes addressable by the layout.
     uint64_t capacity() const;
     /// The product of the layout's lowest radices while they belong to offset and column: the

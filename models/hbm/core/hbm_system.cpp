@@ -59,22 +59,6 @@ void HbmSystem::schedule(size_t pc) {
     }
 }
 
-MemRequest HbmSystem::request_for(uint64_t id,
-                                  const AddressParts& at,
-                                  bool write,
-                                  uint32_t bytes) const {
-    SIM_ASSERT(bytes % config_.shape.access_bytes == 0 && bytes <= granule_bytes_,
-               "request of " << bytes << " B does not fit one interleave granule");
-    MemRequest r;
-    r.id = id;
-    r.write = write;
-    r.bursts = bytes / config_.shape.access_bytes;
-    r.row = static_cast<uint32_t>(at.row);
-    r.bank_group = static_cast<uint16_t>(at.bank_group);
-    r.bank = static_cast<uint16_t>(at.bank);
-    return r;
-}
-
 bool HbmSystem::try_enqueue(size_t pc, const MemRequest& r, uint64_t now) {
     PseudoChannel& ch = channels_[pc];
     if (!ch.can_accept(r.write)) return false;

@@ -11,6 +11,7 @@
 #include "models/hbm/core/address_mapping.h"
 #include "models/hbm/core/pseudo_channel.h"
 #include "sim/core/calendar_queue.h"
+#include "sim/core/error.h"
 
 namespace sim::hbm {
 
@@ -52,8 +53,20 @@ class HbmSystem {
     /// (PseudoChannel::send); an arrival before the latest advance() counts as then. Returns
     /// false (nothing sent) when its queue is full.
     bool try_send(size_t pc, const MemRequest& r, uint64_t arrival);
-    /// The pseudo-channel request for a decoded address.
-    MemRequest request_for(uint64_t id, const AddressParts& at, bool write, uint32_t bytes) const;
+    /// The pseudo-channel request for a decoded address. Inline: built in the caller's
+    /// registers, not returned through memory (see AddressMapping::decode_into).
+    MemRequest request_for(uint64_t id, const AddressParts& at, bool write, uint32_t bytes) const {
+        SIM_ASSERT(bytes % config_.shape.access_bytes == 0 && bytes <= granule_bytes_,
+                   "request of " << bytes << " B does not fit one interleave granule");
+        MemRequest r;
+        r.id = id;
+        r.write = write;
+        r.bursts = bytes / config_.shape.access_bytes;
+        r.row = static_cast<uint32_t>(at.row);
+        r.bank_group = static_cast<uint16_t>(at.bank_group);
+        r.bank = static_cast<uint16_t>(at.bank);
+        return r;
+    }
     /// The pseudo-channel an address maps to.
     size_t pseudo_channel_of(uint64_t addr) const {
         return pseudo_channel_of(mapping_.decode(addr));
