@@ -108,12 +108,12 @@ class PseudoChannel {
     void prefetch_arrays() const {
         timing_.prefetch();
         for (const Queue* q : {&reads_, &writes_}) {
-            prefetch_bytes(q->keys.begin(), q->keys.size() * sizeof(uint32_t));
+            const size_t n = q->entries.size();
+            if (n == 0) continue;
+            prefetch_bytes(q->keys.begin(), n * sizeof(uint32_t));
             q->hit_at.prefetch();
             // Of the entries, a wake-up reads the oldest (the column command most likely goes
             // to one of them) and those at the border of the arrived ones.
-            const size_t n = q->entries.size();
-            if (n == 0) continue;
             prefetch_bytes(q->entries.begin(), std::min<size_t>(n, 4) * sizeof(Entry));
             __builtin_prefetch(q->entries.begin() + std::min(n - 1, q->arrived));
             if (q->arrived > 0) __builtin_prefetch(q->entries.begin() + (q->arrived - 1));
