@@ -63,13 +63,18 @@ void PseudoChannel::count_hit(Queue& q, uint32_t bank) {
     ++q.hit_total;
 }
 
-PseudoChannel::Entry PseudoChannel::entry_of(const MemRequest& r, uint64_t arrival) const {
-    Entry e;
+void PseudoChannel::fill_entry(Entry& e, const MemRequest& r, uint64_t arrival) const {
     e.id = r.id;
     e.arrival = arrival;
     e.row = r.row;
     e.bursts = e.bursts_left = r.bursts;
     e.bank = static_cast<uint8_t>(r.bank_group * shape_.banks_per_group + r.bank);
+    e.first = kNotStarted;
+}
+
+PseudoChannel::Entry PseudoChannel::entry_of(const MemRequest& r, uint64_t arrival) const {
+    Entry e;
+    fill_entry(e, r, arrival);
     return e;
 }
 
@@ -122,18 +127,22 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
 
 void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     SIM_ASSERT(can_accept(r.write), "send into a full queue");
-    const Entry e = entry_of(r, arrival);
     Queue& q = r.write ? writes_ : reads_;
     if (q.on_the_way() == 0 || q.entries.back().arrival <= arrival) {
-        q.entries.push_back(e);
+        // Filled in place: copying an entry just built here would read it with wide loads
+        // from the narrow stores that wrote it (see AddressMapping::decode_into).
+        Entry& e = q.entries.emplace_back();
+        fill_entry(e, r, arrival);
         q.keys.push_back(key_of(e));
+        next_event_ = std::min(next_event_, ready_at(e));
     } else {
+        const Entry e = entry_of(r, arrival);
         const auto first = q.entries.begin() + q.arrived;
         const auto at = std::upper_bound(first, q.entries.end(), arrival,
                                          [](uint64_t t, const Entry& x) { return t < x.arrival; });
         insert(q, static_cast<size_t>(at - q.entries.begin()), e);
+        next_event_ = std::min(next_event_, ready_at(e));
     }
-    next_event_ = std::min(next_event_, ready_at(e));
     if (r.write) next_event_ = std::min(next_event_, drain_wake());
 }
 

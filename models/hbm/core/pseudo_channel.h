@@ -182,6 +182,8 @@ class PseudoChannel {
     void account_queue(uint64_t now);
     size_t arrived() const { return reads_.arrived + writes_.arrived; }
     Entry entry_of(const MemRequest& r, uint64_t arrival) const;
+    /// entry_of(r, arrival) written into e, field by field.
+    void fill_entry(Entry& e, const MemRequest& r, uint64_t arrival) const;
     /// A request's bank and row in one word: row << kBankBits | bank.
     static uint32_t key_of(uint32_t bank, uint32_t row) { return row << kBankBits | bank; }
     static uint32_t key_of(const Entry& e) { return key_of(e.bank, e.row); }

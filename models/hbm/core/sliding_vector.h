@@ -37,6 +37,12 @@ class SlidingVector {
         storage_[head_ + size_] = v;
         ++size_;
     }
+    /// Appends an element for the caller to fill in place and returns it. Its value is left
+    /// as the storage held it (an earlier element's): the caller sets every field.
+    T& emplace_back() {
+        if (head_ + size_ == storage_.size()) make_room_at_end();
+        return storage_[head_ + size_++];
+    }
     /// Inserts v before index at (0 .. size()).
     void insert(size_t at, const T& v) {
         if (head_ + size_ == storage_.size()) make_room_at_end();

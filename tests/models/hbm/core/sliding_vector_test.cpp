@@ -29,14 +29,17 @@ TEST(SlidingVector, ErasingKeepsTheOrder) {
 }
 
 TEST(SlidingVector, IsAFirstInFirstOutQueue) {
-    // As MemorySystem uses it for requests a controller refused: push at the back, pop at
-    // the front, across the compactions and growths of its storage.
+    // As MemorySystem uses it for requests a controller refused: push at the back (or fill in
+    // place there), pop at the front, across the compactions and growths of its storage.
     std::mt19937 rng(11);
     SlidingVector<int> v;
     std::deque<int> ref;
     for (int step = 0; step < 20000; ++step) {
         if (ref.empty() || rng() % 3 != 0) {
-            v.push_back(step);
+            if (step % 2)
+                v.push_back(step);
+            else
+                v.emplace_back() = step;  // filled in place
             ref.push_back(step);
         } else {
             ASSERT_EQ(v.front(), ref.front()) << step;
