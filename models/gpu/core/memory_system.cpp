@@ -76,15 +76,27 @@ uint64_t MemorySystem::sm_cycle_at(uint64_t dram_cycle) const {
     return sm_clock_.cycle_at(t).value();
 }
 
-uint32_t MemorySystem::new_request(const Request& r) {
+uint32_t MemorySystem::new_request(
+    uint64_t line, uint8_t sectors, bool write, uint32_t sm, uint32_t token) {
+    uint32_t slot;
     if (free_head_ != 0) {
-        const uint32_t slot = free_head_ - 1;
+        slot = free_head_ - 1;
         free_head_ = requests_[slot].next_free;
-        requests_[slot] = r;
-        return slot;
+    } else {
+        slot = static_cast<uint32_t>(requests_.size());
+        requests_.emplace_back();
     }
-    requests_.push_back(r);
-    return static_cast<uint32_t>(requests_.size() - 1);
+    // Field by field into the slot: a Request built by the caller and copied here was read
+    // with wide loads from the narrow stores that wrote it, which the host cannot forward
+    // (see AddressMapping::decode_into).
+    Request& r = requests_[slot];
+    r.line = line;
+    r.sectors = sectors;
+    r.write = write;
+    r.sm = sm;
+    r.token = token;
+    r.l1_miss = false;
+    return slot;
 }
 
 void MemorySystem::free_request(uint32_t slot) {
@@ -108,7 +120,7 @@ void MemorySystem::load(
         counters_.l1_sectors += sectors;
         const uint8_t hit = l1_[sm].lookup(a.line, a.sectors);
         counters_.l1_hit_sectors += sector_count(hit);
-        const uint32_t slot = new_request({a.line, a.sectors, false, sm, token, false});
+        const uint32_t slot = new_request(a.line, a.sectors, false, sm, token);
         if (hit == a.sectors) {
             events_.push(start + gpu_.l1.hit_latency, {EventKind::SmReturn, slot});
             continue;
@@ -128,7 +140,7 @@ void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_
             start + std::max<uint64_t>(
                         1, ceil_div(sector_count(a.sectors) * kSector, gpu_.l1.bytes_per_clock));
         l1_[sm].invalidate(a.line);
-        const uint32_t slot = new_request({a.line, a.sectors, true, sm, 0, false});
+        const uint32_t slot = new_request(a.line, a.sectors, true, sm, 0);
         ++stores_in_flight_;
         events_.push(start + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
     }
@@ -313,10 +325,15 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
             dram_.mapping().decode_into(addr, parts);
             pc = dram_.pseudo_channel_of(parts);
         }
-        const hbm::MemRequest req = dram_.request_for(id, parts, write, bytes);
         auto& waiting = write ? refused_writes_[pc] : refused_reads_[pc];
-        if (!waiting.empty() || !dram_.try_send(pc, req, arrival))
-            waiting.push_back({req, arrival});
+        if (waiting.empty() &&
+            dram_.try_send(pc, dram_.request_for(id, parts, write, bytes), arrival))
+            continue;
+        // Refused: queued to retry, the request built in its slot, not copied there (see
+        // AddressMapping::decode_into).
+        Refused& refused = waiting.emplace_back();
+        refused.request = dram_.request_for(id, parts, write, bytes);
+        refused.arrival = arrival;
     }
 }
 

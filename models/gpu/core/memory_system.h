@@ -121,7 +121,8 @@ class MemorySystem {
         uint64_t arrival;  ///< DRAM cycle it reaches the controller, were there room
     };
 
-    uint32_t new_request(const Request& r);
+    /// A request slot (reused or new) holding these fields; not an L1 miss yet.
+    uint32_t new_request(uint64_t line, uint8_t sectors, bool write, uint32_t sm, uint32_t token);
     void free_request(uint32_t slot);
     /// Sends a bulk copy's lines to L2 as one event: they leave the SM at the same cycle.
     void send_copy(std::vector<LoadReturn> receivers,

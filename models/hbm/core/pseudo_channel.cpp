@@ -277,7 +277,13 @@ void PseudoChannel::issue_column(Queue& q,
         if (--e.bursts_left == 0) {
             const uint64_t data_done = write ? timing_.write_done(now) : timing_.read_done(now);
             ++(write ? counters_.writes : counters_.reads);
-            done.push_back({e.id, write, e.arrival, data_done, e.bursts * shape_.access_bytes});
+            // Filled in place, not copied from a temporary (see fill_entry).
+            Completion& c = done.emplace_back();
+            c.id = e.id;
+            c.write = write;
+            c.arrival = e.arrival;
+            c.done = data_done;
+            c.bytes = e.bursts * shape_.access_bytes;
             if (--q.hits[bank] == 0) {
                 q.hit_banks &= ~bit;
                 // The bank's PRE may now go: a scan of q that passed it over is stale.
