@@ -133,7 +133,7 @@ AddressMapping::AddressMapping(const MappingShape& shape,
     }
 }
 
-void AddressMapping::decode_into(uint64_t addr, AddressParts& p) const {
+void AddressMapping::decode_into(uint64_t addr, AddressParts& out) const {
     std::array<uint64_t, kFields> value{};
     uint64_t v = addr;
     uint64_t above_partitions = 0;
@@ -157,14 +157,14 @@ void AddressMapping::decode_into(uint64_t addr, AddressParts& p) const {
         }
         value[d.field] += part * d.multiplier;
     }
-    p.row = rows_mask_ != 0 ? v & rows_mask_ : v % shape_.rows;
-    p.column = static_cast<uint32_t>(value[Column]);
-    p.bank_group = static_cast<uint32_t>(value[BankGroup]);
-    p.bank = static_cast<uint32_t>(value[Bank]);
+    out.row = rows_mask_ != 0 ? v & rows_mask_ : v % shape_.rows;
+    out.column = static_cast<uint32_t>(value[Column]);
+    out.bank_group = static_cast<uint32_t>(value[BankGroup]);
+    out.bank = static_cast<uint32_t>(value[Bank]);
     if (xor_) {
         // Consecutive rows of one bank land in different banks: conflicts spread out.
-        p.bank ^= static_cast<uint32_t>(p.row & (bank_count_ - 1));
-        p.bank_group ^= static_cast<uint32_t>((p.row >> bank_shift_) & (bg_count_ - 1));
+        out.bank ^= static_cast<uint32_t>(out.row & (bank_count_ - 1));
+        out.bank_group ^= static_cast<uint32_t>((out.row >> bank_shift_) & (bg_count_ - 1));
     }
     if (skew_ && partitions_ > 1) {
         if (partition_digits_end_ == digits_.size()) above_partitions = v;
@@ -188,9 +188,9 @@ void AddressMapping::decode_into(uint64_t addr, AddressParts& p) const {
             }
         }
     }
-    p.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);
-    p.channel = static_cast<uint32_t>(value[Channel]);
-    p.stack = static_cast<uint32_t>(value[Stack]);
+    out.pseudo_channel = static_cast<uint32_t>(value[PseudoChannel]);
+    out.channel = static_cast<uint32_t>(value[Channel]);
+    out.stack = static_cast<uint32_t>(value[Stack]);
 }
 
 uint64_t AddressMapping::capacity() const {
