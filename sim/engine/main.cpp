@@ -12,6 +12,7 @@
 #include "sim/engine/command_line.h"
 #include "sim/engine/run.h"
 #include "sim/registry/registry.h"
+#include "sim/sweep/sweep_command.h"
 #include "sim/trace/op_cost.h"
 #include "sim/trace/trace_parser.h"
 
@@ -34,6 +35,8 @@ const char* const kUsage =
     "  validate-trace FILE     check an operator trace and print its totals\n"
     "  hbm --hw FILE --pattern P --bytes N [--out DIR]\n"
     "                          drive the cycle-level HBM model with a traffic pattern\n"
+    "  sweep EXPERIMENT.yaml [--jobs N | --slurm] [--out DIR]\n"
+    "                          run every point of an experiment; results.csv\n"
     "\n"
     "Run 'wallsim <command> --help' for the options of a command.\n";
 
@@ -148,8 +151,14 @@ int dispatch(int argc, char** argv) {
     if (command == "validate-trace") return cmd_validate_trace(args);
     sim::Registry registry;
     sim::register_all(registry);
+    if (command == "sweep") {
+        std::vector<std::string> commands{"run"};
+        for (const auto& name : registry.command_names())
+            commands.push_back(name);
+        return sim::sweep::sweep_command(commands, args);
+    }
     if (const sim::CommandEntry* c = registry.find_command(command)) return c->run(registry, args);
-    std::string known = "run, list, validate-config, validate-trace";
+    std::string known = "run, list, validate-config, validate-trace, sweep";
     for (const auto& name : registry.command_names())
         known += ", " + name;
     std::cerr << "wallsim: error: unknown command '" << command << "'; expected one of: " << known
