@@ -89,6 +89,10 @@ std::vector<std::string> range_values(const ConfigNode& axis) {
 
 Axis read_axis(const ConfigNode& a, const fs::path& base_dir) {
     Axis axis;
+    // A misspelt key is the likeliest mistake; report it before what it leaves missing.
+    for (const char* key : {"set", "option", "name", "values", "range"})
+        a.accept(key);
+    a.reject_unknown_keys();
     const bool is_set = a.get("set", axis.key);
     std::string option;
     const bool is_option = a.get("option", option);

@@ -63,21 +63,28 @@ std::string PointKeys::inputs(const std::string& command, const Point& point) {
     std::vector<Option> options = point.options;
     std::sort(options.begin(), options.end(),
               [](const Option& a, const Option& b) { return a.name < b.name; });
+    bool sets_resolved = false;
     for (const Option& o : options) {
         text += "--" + o.name;
         std::error_code ec;
         if (o.flag) {
         } else if (fs::is_regular_file(o.value, ec)) {
-            text += kConfigOptions.count(o.name) != 0
-                        ? " config " + config_digest(o.value, point.sets)
-                        : " file " + file_digest(o.value);
+            if (kConfigOptions.count(o.name) != 0) {
+                text += " config " + config_digest(o.value, point.sets);
+                sets_resolved = true;
+            } else {
+                text += " file " + file_digest(o.value);
+            }
         } else {
             text += " " + o.value;
         }
         text += "\n";
     }
-    for (const std::string& s : point.sets)
-        text += "--set " + s + "\n";
+    // The overrides are part of the resolved config when there is one.
+    if (!sets_resolved) {
+        for (const std::string& s : point.sets)
+            text += "--set " + s + "\n";
+    }
     return text;
 }
 

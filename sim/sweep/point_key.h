@@ -4,7 +4,8 @@
 // only the points it reaches. What goes in: the wallsim version, the command, every option
 // (a value naming a file contributes the file's content, not its name; a hardware, system or
 // topology file contributes its resolved config: extends chain merged, --set overrides applied)
-// and the --set overrides themselves. What does not: the output directory, file names, the
+// and the --set overrides (through the resolved config, or as written when no option takes
+// them). What does not: the output directory, file names, the
 // machine. A file that a config names inside itself (not on the command line) is not read.
 #pragma once
 
