@@ -82,7 +82,7 @@ slurmd_port=$(free_port)
 
 mungekey --create --keyfile="$dir/munge/munge.key" --force 2>"$dir/munged.log" ||
   die_with_logs "mungekey failed"
-munged --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
+munged --force --socket="$dir/munge/sock" --key-file="$dir/munge/munge.key" \
   --log-file="$dir/munged.log" --pid-file="$dir/munged.pid" --seed-file="$dir/munge/seed" \
   >>"$dir/munged.log" 2>&1 || die_with_logs "munged did not start"
 
@@ -95,7 +95,7 @@ SlurmdPort=$slurmd_port
 SlurmUser=$user
 SlurmdUser=$user
 AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
+AuthInfo=socket=$dir/munge/sock
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
