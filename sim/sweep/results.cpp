@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sim/sweep/results.h"
 
+#include <nlohmann/json.hpp>
+
 #include "sim/engine/csv_row.h"
 #include "sim/sweep/metrics.h"
 #include "sim/sweep/process.h"
@@ -62,6 +64,16 @@ std::vector<PointResult> write_results(const Experiment& e,
         row.end();
         results.push_back(r);
     }
+    // Which columns are axes and which are metrics, for tools/plot_sweep.py.
+    nlohmann::json about = {{"experiment", e.name}, {"command", e.command},
+                            {"combine", e.zip ? "zip" : "product"}, {"points", points.size()}};
+    about["axes"] = nlohmann::json::array();
+    for (const Axis& a : e.axes)
+        about["axes"].push_back(a.column);
+    about["metrics"] = nlohmann::json::array();
+    for (const Metric& m : e.metrics)
+        about["metrics"].push_back(m.name);
+    dir.write_atomically("sweep.json", about.dump(2) + "\n");
     dir.write_atomically("results.csv", csv);
     return results;
 }

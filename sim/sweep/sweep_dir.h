@@ -2,6 +2,7 @@
 // The layout of a sweep's output directory and the record each finished point leaves in it:
 //   DIR/.wallsim-sweep        marker: the directory is a sweep's and may be updated
 //   DIR/results.csv           one row per point (written last, atomically)
+//   DIR/sweep.json            the experiment's name, axis columns and metric columns
 //   DIR/points/<key>/         the point's own wallsim output (stats.json, ops.csv, ...)
 //   DIR/logs/<key>.log        what the point printed (stdout and stderr)
 //   DIR/logs/<key>.status     its exit code and wall time (JSON), written when it ends
