@@ -160,5 +160,31 @@ TEST(ScaleSimReplay, BatchOtherThanOneIsAnError) {
     EXPECT_THROW(replay_scalesim_layer(config(4, 4, "ws", "CALC"), l), ConfigError);
 }
 
+// Reports written by SCALE-Sim v2 itself (scalesim_golden/README.md): every byte the same.
+TEST(ScaleSimReplay, GoldenReportsOfScaleSimItself) {
+    const std::string dir =
+        std::string(WALLSIM_SOURCE_DIR) + "/tests/models/systolic/core/scalesim_golden/";
+    int cases = 0;
+    for (const char* name : {"t_ws_CALC_10_a", "t_ws_USER_1_b", "t_os_CALC_10_b", "t_os_USER_3_c",
+                             "t_is_CALC_10_c", "t_is_USER_1_a"}) {
+        const ScaleSimConfig cfg = read_scalesim_config(dir + name + ".cfg");
+        for (const char* topo : {"conv", "gemm"}) {
+            std::vector<ScaleSimLayerReport> layers;
+            for (const Layer& l : read_topology_csv(dir + topo + ".csv").layers)
+                layers.push_back(replay_scalesim_layer(cfg, l));
+            const std::string golden = dir + name + "/" + topo + "/";
+            EXPECT_EQ(compute_report_csv(layers), read_text_file(golden + "COMPUTE_REPORT.csv"))
+                << name << " " << topo;
+            EXPECT_EQ(bandwidth_report_csv(layers), read_text_file(golden + "BANDWIDTH_REPORT.csv"))
+                << name << " " << topo;
+            EXPECT_EQ(detailed_access_report_csv(layers),
+                      read_text_file(golden + "DETAILED_ACCESS_REPORT.csv"))
+                << name << " " << topo;
+            ++cases;
+        }
+    }
+    EXPECT_EQ(cases, 12);
+}
+
 }  // namespace
 }  // namespace sim::systolic
