@@ -130,57 +130,53 @@ PrefetchReadBuffer::PrefetchReadBuffer(uint64_t total_words,
       prefetch_words_(total_words - active_half(total_words)),
       bandwidth_(bandwidth),
       fetch_rows_(ceil_div(prefetch_order.size(), bandwidth)),
-      in_window_(address_space, 0) {
+      first_(address_space + 1, 0) {
     SIM_ASSERT(bandwidth >= 1, "bandwidth of at least one word per cycle");
     SIM_ASSERT(!prefetch_order.empty(), "an operand with at least one element");
-    // Lines of 1% of the buffer: elements are counted with repeats, stored once per line.
+    // Lines of 1% of the buffer: elements are counted with repeats, each address noted once
+    // per line. Two passes: count the lines of each address, then list them.
     const uint64_t per_line = ceil_div(total_words, 100);
     std::vector<int64_t> last_line(address_space, -1);
-    uint64_t count = 0;
-    line_begin_.push_back(0);
-    for (const int64_t a : prefetch_order) {
-        if (a < 0) continue;
-        if (last_line[size_t(a)] != int64_t(line_begin_.size() - 1)) {
-            last_line[size_t(a)] = int64_t(line_begin_.size() - 1);
-            addresses_.push_back(a);
+    const auto walk = [&](const auto& note) {
+        uint64_t line = 0, count = 0;
+        std::fill(last_line.begin(), last_line.end(), -1);
+        for (const int64_t a : prefetch_order) {
+            if (a < 0) continue;
+            if (last_line[size_t(a)] != int64_t(line)) {
+                last_line[size_t(a)] = int64_t(line);
+                note(size_t(a), line);
+            }
+            if (++count >= per_line) {
+                ++line;
+                count = 0;
+            }
         }
-        if (++count >= per_line) {
-            line_begin_.push_back(addresses_.size());
-            count = 0;
-        }
-    }
-    line_begin_.push_back(addresses_.size());  // the last line, possibly empty
-    lines_ = line_begin_.size() - 1;
+        return line + 1;  // the last line, possibly empty
+    };
+    lines_ = walk([&](size_t a, uint64_t) { ++first_[a + 1]; });
+    for (size_t a = 0; a < address_space; ++a)
+        first_[a + 1] += first_[a];
+    lines_of_.resize(first_[address_space]);
+    std::vector<uint64_t> fill(first_.begin(), first_.end() - 1);
+    walk([&](size_t a, uint64_t line) { lines_of_[fill[a]++] = line; });
     active_lines_ = std::min(lines_, ceil_div(active_words_, per_line));
     prefetch_lines_ = std::min(lines_ - active_lines_, ceil_div(prefetch_words_, per_line));
-    line_in_window_.assign(lines_, 0);
-    entering_.assign(lines_, 0);
+}
+
+bool PrefetchReadBuffer::hit(int64_t address) const {
+    // The window is active_lines_ lines from window_start_, wrapping around the last line.
+    const auto begin = lines_of_.begin() + int64_t(first_[size_t(address)]);
+    const auto end = lines_of_.begin() + int64_t(first_[size_t(address) + 1]);
+    const auto any_in = [&](uint64_t lo, uint64_t hi) {
+        const auto it = std::lower_bound(begin, end, lo);
+        return it != end && *it < hi;
+    };
+    const uint64_t stop = window_start_ + active_lines_;
+    if (stop <= lines_) return any_in(window_start_, stop);
+    return any_in(window_start_, lines_) || any_in(0, stop - lines_);
 }
 
 void PrefetchReadBuffer::set_window(uint64_t start) {
-    // Only the lines leaving and entering the window change the per-address counts.
-    const auto count = [&](uint64_t line, bool enter) {
-        for (uint64_t i = line_begin_[line]; i < line_begin_[line + 1]; ++i) {
-            uint32_t& n = in_window_[size_t(addresses_[i])];
-            n = enter ? n + 1 : n - 1;
-        }
-        line_in_window_[line] = enter;
-    };
-    std::vector<uint64_t> entering;
-    for (uint64_t j = 0; j < active_lines_; ++j)
-        entering.push_back((start + j) % lines_);
-    for (const uint64_t l : entering)
-        entering_[l] = 1;
-    if (filled_) {
-        for (uint64_t j = 0; j < active_lines_; ++j) {
-            const uint64_t l = (window_start_ + j) % lines_;
-            if (!entering_[l]) count(l, false);
-        }
-    }
-    for (const uint64_t l : entering) {
-        if (!line_in_window_[l]) count(l, true);
-        entering_[l] = 0;
-    }
     window_start_ = start;
 }
 

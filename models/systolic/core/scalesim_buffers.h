@@ -75,17 +75,15 @@ class PrefetchReadBuffer {
     const DramActivity& dram() const { return dram_; }
 
   private:
-    bool hit(int64_t address) const { return in_window_[std::size_t(address)] > 0; }
+    bool hit(int64_t address) const;
     void fill_active(int64_t start_cycle);
     void next_prefetch();
     void set_window(uint64_t start);
     uint64_t active_words_, prefetch_words_, bandwidth_, fetch_rows_;
-    std::vector<uint64_t> line_begin_;  // line i holds addresses_[line_begin_[i], [i + 1])
-    std::vector<int64_t> addresses_;    // distinct addresses of each line
+    // Per address, the lines holding it, ascending: lines_of_[first_[a], first_[a + 1]).
+    std::vector<uint64_t> first_;
+    std::vector<uint64_t> lines_of_;
     uint64_t lines_ = 0, active_lines_ = 0, prefetch_lines_ = 0;
-    std::vector<uint32_t> in_window_;  // per address: window lines holding it
-    std::vector<char> line_in_window_;
-    std::vector<char> entering_;  // scratch: lines of the next window
     uint64_t window_start_ = 0;
     bool filled_ = false;
     int64_t last_prefetch_cycle_ = -1;
