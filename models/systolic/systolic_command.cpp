@@ -76,6 +76,9 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
         "topology", po::value(&topology_file), "SCALE-Sim topology CSV (conv or GEMM M,N,K)")(
         "gemm", po::value(&gemm_text), "one GEMM M,N,K instead of a topology")(
         "functional", "compute the product through the PE grid and check it (small layers)")(
+        "timing-only",
+        "with --scalesim-config: skip SCALE-Sim's reports (their replay costs one step per SRAM "
+        "access); write layers.csv and stats.json only")(
         "wavefront", "with --functional: print the grid every cycle (arrays up to 32x32)")(
         "seed", po::value(&seed_text)->default_value("1"), "seed of the functional operands")(
         "out", po::value(&out_dir),
@@ -141,7 +144,8 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
         r.timing = time_layer(array, r.layer);
     // SCALE-Sim's own reports, by its rules, for its own hardware description.
     std::vector<ScaleSimLayerReport> scalesim_reports;
-    if (scalesim && !out_dir.empty()) {
+    const bool replay = scalesim && !out_dir.empty() && vm.count("timing-only") == 0;
+    if (replay) {
         for (const LayerRun& r : runs) {
             try {
                 scalesim_reports.push_back(replay_scalesim_layer(*scalesim, r.layer));
@@ -235,7 +239,7 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
                               {"dataflow", to_string(array.dataflow)},
                               {"overrides", overrides}},
                          stats);
-        if (scalesim) {
+        if (replay) {
             out->write("COMPUTE_REPORT.csv", compute_report_csv(scalesim_reports));
             out->write("BANDWIDTH_REPORT.csv", bandwidth_report_csv(scalesim_reports));
             out->write("DETAILED_ACCESS_REPORT.csv", detailed_access_report_csv(scalesim_reports));
