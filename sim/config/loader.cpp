@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "sim/config/presets.h"
+
 namespace sim {
 
 namespace fs = std::filesystem;
@@ -82,7 +84,24 @@ void merge_into(YAML::Node target,
     }
 }
 
-LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int depth) {
+// The file `extends: name_or_path` stands for, seen from the file at path.
+std::string parent_file(const std::string& path,
+                        const std::string& name_or_path,
+                        const std::string& preset_folder,
+                        const SourceLocation& at) {
+    const fs::path dir = fs::path(path).parent_path();
+    if (looks_like_path(name_or_path) || preset_folder.empty())
+        return (dir / name_or_path).lexically_normal().string();
+    std::error_code ec;
+    const fs::path sibling = dir / (name_or_path + ".yaml");
+    if (fs::is_regular_file(sibling, ec)) return sibling.lexically_normal().string();
+    return resolve_preset(preset_folder, name_or_path, "", at, "extends");
+}
+
+LoadedTree load_tree(const std::string& path,
+                     const std::string& preset_folder,
+                     std::set<std::string>& chain,
+                     int depth) {
     const std::string text = read_text_file(path);
     YAML::Node root = parse_yaml(text, path);
     if (!root.IsMap()) {
@@ -95,8 +114,7 @@ LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int 
     const SourceLocation at{path, extends.Mark().line + 1, extends.Mark().column + 1};
     if (!extends.IsScalar()) throw ConfigError(at, "extends", "expected a file path");
     if (depth >= kMaxExtendsDepth) throw ConfigError(at, "extends", "extends chain is too deep");
-    const std::string parent_path =
-        (fs::path(path).parent_path() / extends.Scalar()).lexically_normal().string();
+    const std::string parent_path = parent_file(path, extends.Scalar(), preset_folder, at);
     std::error_code ec;
     const std::string canonical = fs::weakly_canonical(parent_path, ec).string();
     if (chain.count(canonical)) {
@@ -107,7 +125,7 @@ LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int 
                           "'" + extends.Scalar() + "' not found (looked for " + parent_path + ")");
     }
     chain.insert(canonical);
-    LoadedTree parent = load_tree(parent_path, chain, depth + 1);
+    LoadedTree parent = load_tree(parent_path, preset_folder, chain, depth + 1);
     root.remove("extends");
     merge_into(parent.root, root, "", path, parent.sources);
     return parent;
@@ -128,11 +146,12 @@ std::string read_text_file(const std::string& path) {
 }
 
 std::shared_ptr<ConfigDocument> load_config(const std::string& path,
-                                            const std::vector<std::string>& overrides) {
+                                            const std::vector<std::string>& overrides,
+                                            const std::string& preset_folder) {
     std::set<std::string> chain;
     std::error_code ec;
     chain.insert(fs::weakly_canonical(path, ec).string());
-    LoadedTree tree = load_tree(path, chain, 0);
+    LoadedTree tree = load_tree(path, preset_folder, chain, 0);
     auto doc = std::make_shared<ConfigDocument>(tree.root, path);
     for (const auto& [key_path, file] : tree.sources)
         doc->set_source(key_path, file);
