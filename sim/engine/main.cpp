@@ -10,6 +10,7 @@
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
 #include "sim/core/host_memory.h"
+#include "sim/diff/diff_command.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/run.h"
 #include "sim/registry/registry.h"
@@ -37,7 +38,9 @@ const char* const kBuiltinUsage =
     "                          check a hardware config and print its derived figures\n"
     "  validate-trace FILE     check an operator trace and print its totals\n"
     "  sweep EXPERIMENT.yaml [--jobs N | --slurm] [--out DIR]\n"
-    "                          run every point of an experiment; results.csv\n";
+    "                          run every point of an experiment; results.csv\n"
+    "  diff RUN_A RUN_B [--top N] [--csv FILE]\n"
+    "                          compare two runs: totals and operators, largest change first\n";
 
 // Every command, the built-in ones and those the models registered, one line each.
 std::string usage() {
@@ -176,6 +179,7 @@ int dispatch(int argc, char** argv) {
     if (command == "list") return cmd_list();
     if (command == "validate-config") return cmd_validate_config(args);
     if (command == "validate-trace") return cmd_validate_trace(args);
+    if (command == "diff") return sim::diff::diff_command(args);
     sim::Registry registry;
     sim::register_all(registry);
     if (command == "sweep") {
@@ -185,7 +189,7 @@ int dispatch(int argc, char** argv) {
         return sim::sweep::sweep_command(commands, args);
     }
     if (const sim::CommandEntry* c = registry.find_command(command)) return c->run(registry, args);
-    std::string known = "run, list, validate-config, validate-trace, sweep";
+    std::string known = "run, list, validate-config, validate-trace, sweep, diff";
     for (const auto& name : registry.command_names())
         known += ", " + name;
     std::cerr << "wallsim: error: unknown command '" << command << "'; expected one of: " << known
