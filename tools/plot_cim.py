@@ -13,9 +13,7 @@ Figures (PNG, in the output directory):
 Each figure's numbers are also printed, one line per point.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -44,11 +42,8 @@ class Runner:
         cmd = [self.wallsim, "cim", "--cim", config, "--out", out] + list(args)
         for s in sets:
             cmd += ["--set", s]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            wallsim_output.die(proc.stderr.strip().splitlines()[-1] if proc.stderr else "wallsim cim failed")
-        with open(os.path.join(out, "stats.json")) as f:
-            return json.load(f)
+        wallsim_output.run_wallsim(cmd[0], cmd[1:])
+        return wallsim_output.load_json(os.path.join(out, "stats.json"))
 
 
 def v(node):
@@ -161,9 +156,7 @@ def drift(runner, outdir, quick):
 
 
 def gpu_efficiency(wallsim, hw):
-    proc = subprocess.run([wallsim, "validate-config", hw], capture_output=True, text=True)
-    if proc.returncode != 0:
-        wallsim_output.die(proc.stderr.strip() or "validate-config failed")
+    proc = wallsim_output.run_wallsim(wallsim, ["validate-config", hw])
     name, values = None, {}
     for line in proc.stdout.splitlines():
         if line.startswith(hw) and "(" in line:

@@ -10,9 +10,7 @@ Example:
       --params 70B --tokens 10T --mfu 0.4 -o cost.png
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -26,12 +24,8 @@ def cost(wallsim, hw_files, extra, outdir):
     cmd = [wallsim, "cost", "--out", outdir] + extra
     for hw in hw_files:
         cmd += ["--hw", hw]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        lines = proc.stderr.strip().splitlines()
-        wo.die(lines[-1] if lines else "wallsim cost failed")
-    with open(os.path.join(outdir, "cost.json")) as f:
-        return json.load(f)["columns"]
+    wo.run_wallsim(cmd[0], cmd[1:])
+    return wo.load_json(os.path.join(outdir, "cost.json"))["columns"]
 
 
 def main(argv=None):

@@ -4,10 +4,13 @@
 Left: energy per FLOP of every op (compute and data movement, pJ/FLOP) against its arithmetic
 intensity, with the hardware's ridge point; below the ridge, data movement dominates. Right:
 each op's energy split into compute, data movement and static power over its duration.
+Systolic and CIM runs count integer operations (pJ/op, op/B); their ridge is the array's peak
+over its DRAM (tile buffer) bandwidth.
 
 Examples:
   tools/plot_energy.py out/h100_sweep -o energy.png
   tools/plot_energy.py out/a100 out/h100 -o energy.png --svg --dtype bf16
+  tools/plot_energy.py out/tpu out/cim -o energy_arrays.png
 """
 import argparse
 import os
@@ -25,7 +28,9 @@ def parse_args(argv=None):
     ap.add_argument("dirs", nargs="+", metavar="DIR", help="wallsim run output (stats.json + ops.csv)")
     ap.add_argument("-o", "--output", required=True, help="PNG, or SVG when it ends in .svg")
     ap.add_argument("--svg", action="store_true", help="also write an SVG next to the PNG")
-    ap.add_argument("--dtype", default="bf16", help="tensor dtype of the ridge line (default bf16)")
+    ap.add_argument("--dtype", default="bf16",
+                    help="tensor dtype of a GPU's ridge line (default bf16; systolic and CIM "
+                         "runs have one peak)")
     ap.add_argument("--max-bars", type=int, default=24, help="ops in the breakdown panel (default 24)")
     return ap.parse_args(argv)
 
@@ -53,20 +58,34 @@ def main(argv=None):
                    color=COLORS["compute"], alpha=0.8, label="compute, " + label)
         ax.scatter(xs, [op["data_movement_j"] / op["flops"] * 1e12 for op in ops], marker=marker,
                    facecolors="none", edgecolors=COLORS["data_movement"], label="data movement, " + label)
-        peak = run.peak_flops("tensor", args.dtype)
+        if run.counts_flops:
+            peak, what = run.peak_flops("tensor", args.dtype), args.dtype
+        else:
+            roofs = run.default_roofs()
+            peak, what = (run.peak_flops(*roofs[0]), roofs[0][0]) if roofs else (None, "")
         if peak and run.hw_name not in ridges_drawn:
             ridges_drawn.add(run.hw_name)
-            ridge = peak / run.bandwidth()
+            try:
+                ridge = peak / run.bandwidth()
+            except wo.WallsimOutputError as e:
+                wo.die(e)
             ax.axvline(ridge, color="#333333", linestyle="--", linewidth=1)
-            ax.annotate(" %s ridge: %.0f FLOP/B" % (args.dtype, ridge), (ridge, 0.02),
-                        xycoords=("data", "axes fraction"), fontsize=8, rotation=90, va="bottom")
+            label = " %s ridge: %.0f %s/B" % (what, ridge, run.op_word)
+            if len(runs) > 1:
+                label += " (%s)" % run.hw_name
+            # Beside its line, not on it.
+            ax.annotate(label, (ridge, 0.02), xycoords=("data", "axes fraction"), xytext=(-2, 0),
+                        textcoords="offset points", fontsize=8, rotation=90, ha="right",
+                        va="bottom")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("arithmetic intensity (FLOP/B)")
-    ax.set_ylabel("energy per FLOP (pJ)")
-    ax.set_title("Energy per FLOP on the Roofline's x axis")
+    word = " or ".join(sorted({r.op_word for r in runs}))  # FLOP, op, or both
+    ax.set_xlabel("arithmetic intensity (%s/B)" % word)
+    ax.set_ylabel("energy per %s (pJ)" % word)
+    ax.set_title("Energy per %s on the Roofline's x axis" % word)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    # Below the axes: inside, it would hide the ops at the top of the panel.
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
 
     run = runs[0]
     ops = energy_ops(run)[: args.max_bars]

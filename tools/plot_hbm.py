@@ -7,9 +7,7 @@ p99 read latency against the bandwidth actually achieved. Example:
     tools/plot_hbm.py --hw configs/hw/h100.yaml --patterns stream,random -o hbm_h100.png
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -23,12 +21,8 @@ def run_point(wallsim, hw, pattern, nbytes, offered, outdir):
     cmd = [wallsim, "hbm", "--hw", hw, "--pattern", pattern, "--bytes", nbytes, "--out", outdir]
     if offered:
         cmd += ["--offered", "%.6gGB/s" % (offered / 1e9)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr.strip().splitlines()[-1] + "\n" if proc.stderr else "wallsim hbm failed\n")
-        sys.exit(2)
-    with open(os.path.join(outdir, "stats.json")) as f:
-        s = json.load(f)
+    wallsim_output.run_wallsim(cmd[0], cmd[1:])
+    s = wallsim_output.load_json(os.path.join(outdir, "stats.json"))
     run = s["hbm_run"]
     return (run["achieved_bandwidth"]["value"], run["read_latency"]["mean"]["value"],
             run["read_latency"]["p99"]["value"], run["peak_bandwidth"]["value"], s["meta"]["hw_name"])

@@ -11,7 +11,6 @@ Example:
 import argparse
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -22,10 +21,7 @@ import wallsim_output as wo  # noqa: E402
 def sweep(wallsim, topology, algorithm, collective, sizes, outdir):
     cmd = [wallsim, "net", "--topology", topology, "--algorithm", algorithm,
            "--collective", collective, "--sizes", sizes, "--out", outdir]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        lines = proc.stderr.strip().splitlines()
-        wo.die(lines[-1] if lines else "wallsim net failed")
+    proc = wo.run_wallsim(cmd[0], cmd[1:])
     with open(os.path.join(outdir, "net.csv")) as f:
         rows = list(csv.DictReader(f))
     name = proc.stdout.splitlines()[0].split(":")[0]

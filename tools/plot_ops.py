@@ -87,8 +87,12 @@ def main(argv=None):
     ys = list(range(n))
     fu = [100.0 * (op["flop_util"] or 0.0) for op in ops]
     bu = [100.0 * (op["bw_util"] or 0.0) for op in ops]
-    ax.barh([y - bar_h / 2 for y in ys], fu, height=bar_h, color=FLOP_COLOR, label="FLOP utilisation")
-    ax.barh([y + bar_h / 2 for y in ys], bu, height=bar_h, color=BW_COLOR, label="bandwidth utilisation")
+    # A systolic array's or CIM chip's roofs are its peak op/s and its DRAM (tile buffer)
+    # bandwidth; ops.csv holds each op's utilisation of its own device's roofs.
+    ax.barh([y - bar_h / 2 for y in ys], fu, height=bar_h, color=FLOP_COLOR,
+            label="%s utilisation" % ("FLOP" if run.counts_flops else "compute (op/s)"))
+    ax.barh([y + bar_h / 2 for y in ys], bu, height=bar_h, color=BW_COLOR,
+            label="%s bandwidth utilisation" % run.memory_name)
 
     labels = []
     for op in ops:

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Roofline plot of one or more wallsim runs.
 
-For every run (hardware) draws the HBM bandwidth slope and one flat roof per
+For every run (hardware) draws the memory-bandwidth slope and one flat roof per
 chosen (unit, dtype), i.e. min(peak, bw * I), annotates the ridge point of the
 highest chosen roof, and places each op with intensity > 0 at
-(intensity, achieved TFLOP/s), coloured by kind.
+(intensity, achieved TFLOP/s), coloured by kind. A GPU's roofs are its HBM and
+its per-dtype peaks; a systolic array's are the DRAM behind its buffers and the
+array's peak; a CIM chip's are its tile buffers and its crossbars' peak (those
+two count integer operations: TOP/s).
 
 Examples:
   tools/plot_roofline.py out/h100 -o plots/roofline.png
   tools/plot_roofline.py out/h100 out/a100 -o plots/cmp.png --svg --dtypes bf16,fp32
   tools/plot_roofline.py out/h100 -o r.svg --roofs tensor:fp8,tensor:bf16 --label-ops 10
   tools/plot_roofline.py out/base out/whatif --label baseline --label "6 HBM stacks" -o cmp.png
+  tools/plot_roofline.py out/tpu out/cim -o arrays.png      # systolic and CIM runs
 """
 
 import argparse
@@ -30,7 +34,9 @@ SAME_PEAK_RTOL = 0.005  # roofs this close are drawn as one line
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(
         description="Log-log roofline of wallsim runs (stats.json + ops.csv).",
-        epilog="Roof selection: default is every tensor dtype plus vector fp32 of the first run. "
+        epilog="Roof selection: default is every tensor dtype plus vector fp32 of the first run "
+               "(the one roof, array:ops or crossbars:ops, of a systolic or CIM run; a run with "
+               "none of the first run's roofs adds its own). "
                "--units/--dtypes filter (either alone means: all of the other); --roofs lists "
                "explicit unit:dtype pairs and overrides both. Roofs with equal peaks are merged.")
     ap.add_argument("dirs", nargs="+", metavar="DIR", help="wallsim output directory (several = compare hardware)")
@@ -75,10 +81,12 @@ def choose_roofs(runs, args):
                     if run.peak_flops(u, d):
                         add(u, d)
     else:
-        for d in first.dtypes("tensor"):
-            add("tensor", d)
-        if first.peak_flops("vector", "fp32"):
-            add("vector", "fp32")
+        for u, d in first.default_roofs():
+            add(u, d)
+        for run in runs[1:]:
+            if not any(run.peak_flops(u, d) for u, d in pairs):
+                for u, d in run.default_roofs():
+                    add(u, d)
     have = [p for p in pairs if any(r.peak_flops(*p) for r in runs)]
     if not have:
         avail = sorted({"%s:%s" % (u, d) for r in runs for u in r.units() for d in r.dtypes(u)})
@@ -111,7 +119,7 @@ def grouped_roofs(run, pairs):
         by_unit = {}
         for u, d in members:
             by_unit.setdefault(u, []).append(d)
-        out.append((peak, " + ".join("%s %s" % (u, "/".join(ds)) for u, ds in by_unit.items())))
+        out.append((peak, " + ".join(run.roof_label(u, ds) for u, ds in by_unit.items())))
     return out
 
 
@@ -184,8 +192,10 @@ def main(argv=None):
     ax.grid(True, which="major", color="#dddddd", linewidth=0.8)
     ax.grid(True, which="minor", color="#f0f0f0", linewidth=0.5)
     ax.set_axisbelow(True)
-    ax.set_xlabel("Arithmetic intensity (FLOP/byte)")
-    ax.set_ylabel("Attainable performance (TFLOP/s)")
+    words = sorted({r.op_word for r in runs})  # ["FLOP"], ["op"] or both
+    word = " or ".join(words)
+    ax.set_xlabel("Arithmetic intensity (%s/byte)" % word)
+    ax.set_ylabel("Attainable performance (%s)" % " or ".join("T%s/s" % w.upper() for w in words))
 
     multi = len(runs) > 1
     if args.title:
@@ -212,11 +222,11 @@ def main(argv=None):
             ys_ = [min(peak, bw * x) / 1e12 for x in xs_]
             ax.plot(xs_, ys_, linestyle=ls, color=color,
                     linewidth=2.0 if gi == 0 else 1.2, alpha=1.0 if gi == 0 else 0.75, zorder=2)
-            text = "%s  %s" % (label, wo.fmt_si(peak, "FLOP/s"))
+            text = "%s  %s" % (label, wo.fmt_si(peak, run.rate_unit))
             if multi:
                 text = "%s: %s" % (run_names[ri], text)
             roof_labels.append((peak / 1e12, text, color))
-        slope_labels.append((ri, bw, color))
+        slope_labels.append((ri, bw, color, run.memory_name))
 
         # ridge point of the highest roof, labelled along its dotted drop line
         peak = groups[0][0]
@@ -225,7 +235,7 @@ def main(argv=None):
             ax.plot([ridge], [peak / 1e12], marker="o", markersize=7, markerfacecolor="white",
                     markeredgecolor=color, markeredgewidth=1.5, zorder=4)
             ax.vlines(ridge, ylo, peak / 1e12, colors=color, linestyles=":", linewidth=0.9, zorder=1)
-            text = "ridge %.3g FLOP/B" % ridge + ((" (%s)" % run_names[ri]) if multi else "")
+            text = "ridge %s %s/B" % (("%.0f" if ridge >= 100 else "%.3g") % ridge, run.op_word) + ((" (%s)" % run_names[ri]) if multi else "")
             ax.annotate(text, xy=(ridge, ylo), xytext=(-3, 4), textcoords="offset points",
                         rotation=90, ha="right", va="bottom", fontsize=8, color=color, zorder=5)
 
@@ -250,7 +260,7 @@ def main(argv=None):
                     arrowprops=dict(arrowstyle="-", color=c, lw=0.6, shrinkA=0, shrinkB=0))
 
     # bandwidth label along the slope (angle measured in display space)
-    for ri, bw, color in slope_labels:
+    for ri, bw, color, memory in slope_labels:
         x0 = xlo * 3.0 * 8.0 ** ri
         y0 = bw * x0 / 1e12
         if not (ylo < y0 < yhi):
@@ -259,9 +269,9 @@ def main(argv=None):
         p1 = ax.transData.transform((x0, y0))
         p2 = ax.transData.transform((x0 * 10, y0 * 10))
         angle = math.degrees(math.atan2(p2[1] - p1[1], p2[0] - p1[0]))
-        text = "HBM %s" % wo.fmt_si(bw, "B/s")
-        if multi:
-            text = "%s %s" % (run_names[ri], text)
+        # The slope's colour and line style name its run (legend); a name here would run into
+        # the next run's label on a crowded plot.
+        text = "%s %s" % (memory, wo.fmt_si(bw, "B/s"))
         ax.text(x0, y0, text, rotation=angle, rotation_mode="anchor", ha="left", va="bottom",
                 fontsize=8, color=color, zorder=5, transform_rotates_text=False)
 
@@ -269,6 +279,7 @@ def main(argv=None):
     kinds = list(dict.fromkeys(p[2]["kind"] or "?" for pts in points for p in pts))
     cmap = plt.get_cmap("tab10" if len(kinds) <= 10 else "tab20")
     kind_color = {k: cmap(i % cmap.N) for i, k in enumerate(kinds)}
+    op_labels = []  # (intensity, TFLOP/s, text), placed once every point is drawn
     for ri, pts in enumerate(points):
         marker = MARKERS[ri % len(MARKERS)]
         for k in kinds:
@@ -286,9 +297,8 @@ def main(argv=None):
                 key = (round(math.log10(i) * 40), round(math.log10(t) * 40))
                 spots.setdefault(key, [i, t, []])[2].append(op["name"] or "?")
             for i, t, names in spots.values():
-                ax.annotate(names[0] + (" (+%d)" % (len(names) - 1) if len(names) > 1 else ""),
-                            xy=(i, t), xytext=(4, 3), textcoords="offset points", fontsize=6,
-                            color="#222222", zorder=7)
+                op_labels.append(
+                    (i, t, names[0] + (" (+%d)" % (len(names) - 1) if len(names) > 1 else "")))
 
     handles = [Line2D([], [], linestyle="", marker="o", markersize=7, markerfacecolor=kind_color[k],
                       markeredgecolor="black", markeredgewidth=0.4, label=k) for k in kinds]
@@ -305,6 +315,12 @@ def main(argv=None):
         ax.text(0.7, 0.3, "no op with intensity > 0", transform=ax.transAxes, ha="center",
                 color="#888888", fontsize=11)
 
+    if op_labels:
+        crowded = wo.place_point_labels(fig, ax, op_labels,
+                                        [(p[0], p[1]) for pts in points for p in pts])
+        if crowded:
+            sys.stderr.write("note: %d op label(s) found no free place and overlap others "
+                             "(use --label-ops N)\n" % crowded)
     written = wo.save_figure(fig, args.output, svg=args.svg, dpi=args.dpi)
     nplot = sum(len(p) for p in points)
     nops = sum(len(r.ops) for r in runs)

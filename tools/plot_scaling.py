@@ -11,9 +11,7 @@ Example:
   tools/plot_scaling.py --hw configs/hw/h100.yaml --network configs/net/cluster_h100_ib.yaml -o scaling.png
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -40,12 +38,8 @@ def step(wallsim, hw, network, algorithm, trace, out, fidelity):
     cmd = [wallsim, "run", "--hw", hw, "--trace", trace, "--out", out, "--no-progress",
            "--fidelity", fidelity,
            "--set", "network.topology=" + network, "--set", "network.algorithm=" + algorithm]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        lines = proc.stderr.strip().splitlines()
-        wo.die(lines[-1] if lines else "wallsim run failed")
-    with open(os.path.join(out, "stats.json")) as f:
-        run = json.load(f)["run"]
+    wo.run_wallsim(cmd[0], cmd[1:])
+    run = wo.load_json(os.path.join(out, "stats.json"))["run"]
     compute = run["by_kind"]["gemm"]["time"]["value"]
     return run["sim_time"]["value"], compute, run["communication"]["time"]["value"]
 

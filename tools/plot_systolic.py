@@ -13,9 +13,7 @@ Example (writes systolic_<figure>.png into the folder):
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -34,16 +32,13 @@ NO_WALL = ["--set", "systolic.dram.bandwidth=1000TB/s", "--set", "systolic.sram.
 
 
 def wallsim(binary, args, outdir):
-    proc = subprocess.run([binary] + args + ["--out", outdir], capture_output=True, text=True)
-    if proc.returncode != 0:
-        wallsim_output.die(proc.stderr.strip() or "wallsim failed")
+    wallsim_output.run_wallsim(binary, args + ["--out", outdir])
 
 
 def systolic(binary, tmp, tag, args):
     out = os.path.join(tmp, tag)
     wallsim(binary, ["systolic", "--hw", TPU] + args, out)
-    with open(os.path.join(out, "stats.json")) as f:
-        stats = json.load(f)
+    stats = wallsim_output.load_json(os.path.join(out, "stats.json"))
     with open(os.path.join(out, "layers.csv")) as f:
         layers = list(csv.DictReader(f))
     return stats, layers
@@ -99,8 +94,7 @@ def roofline(binary, tmp, ax):
     out = os.path.join(tmp, "roof")
     wallsim(binary, ["run", "--hw", TPU, "--trace", TRACE], out)
     run = wallsim_output.load_run(out)
-    with open(os.path.join(out, "stats.json")) as f:
-        hw = json.load(f)["hw"]
+    hw = run.stats["hw"]
     peak = hw["peak_ops"]["value"]
     bw = hw["dram_bandwidth"]["value"]
     xs = [10 ** (i / 10) for i in range(0, 51)]

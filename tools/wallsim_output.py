@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Loader for a wallsim output directory (stats.json + ops.csv).
+"""Loader for a wallsim output directory (stats.json + ops.csv), and the helpers every plot
+tool shares: run_wallsim() runs wallsim and turns a failure into one error line and exit 2,
+load_json() reads what it wrote, place_point_labels() writes labels that do not overlap.
 
-Shared by tools/plot_roofline.py and tools/plot_ops.py.  Standard library only;
-matplotlib is imported lazily through import_pyplot(), PyYAML through import_yaml().
+Standard library only; matplotlib is imported lazily through import_pyplot(), PyYAML through
+import_yaml().
 
     from wallsim_output import load_run
     run = load_run("out/h100_gpt")      # exits 2 with a one-line error if bad
     run.meta["hw_name"], run.stats, run.ops
     run.peak_flops("tensor", "bf16")    # FLOP/s, or None when not present
-    run.bandwidth()                     # HBM bytes/s
+    run.bandwidth()                     # HBM bytes/s (DRAM of a systolic array, tile buffers
+                                        # of a CIM chip)
+    run.default_roofs()                 # the (unit, dtype) roofs a plot draws by default
 
 Use load_run(dir, exit_on_error=False) to get a WallsimOutputError instead of
 an exit.
@@ -40,6 +44,19 @@ NUMERIC_COLUMNS = {
     "energy_j", "compute_j", "data_movement_j", "static_j", "power_w", "tflops_per_w",
     "clock_mhz", "power_limited",
 }
+
+
+# Devices other than GPUs have one compute roof and one memory roof, each a stat of their own
+# under hw.*: a systolic array's peak (rows x cols x 2 x clock) and the DRAM behind its buffers,
+# a CIM chip's peak (every crossbar busy) and its tile buffers. Their peaks count integer
+# operations, not FLOPs; the one roof is the pair (unit, ARRAY_DTYPE).
+DEVICE_ROOFS = {
+    "systolic": {"unit": "array", "peak": ("hw", "peak_ops"), "memory": "DRAM",
+                 "bandwidth": ("hw", "dram_bandwidth")},
+    "cim": {"unit": "crossbars", "peak": ("hw", "ops_per_s"), "memory": "tile buffers",
+            "bandwidth": ("hw", "buffer_bandwidth")},
+}
+ARRAY_DTYPE = "ops"
 
 
 class WallsimOutputError(Exception):
@@ -103,28 +120,88 @@ class Run:
             node = node[key]
         return _leaf_value(node)
 
+    @property
+    def device(self):
+        """meta.device: "gpu", "systolic", "cim", ... ("gpu" for runs that predate it)."""
+        return str(self.meta.get("device") or "gpu")
+
+    @property
+    def _roof(self):
+        return DEVICE_ROOFS.get(self.device)
+
+    @property
+    def counts_flops(self):
+        """True when peaks and ops count FLOPs (GPUs); False for integer arrays."""
+        return self._roof is None
+
+    @property
+    def op_word(self):
+        """What a peak counts: "FLOP", or "op" for systolic and CIM integer arrays."""
+        return "FLOP" if self.counts_flops else "op"
+
+    @property
+    def rate_unit(self):
+        """Unit of the peaks: "FLOP/s", or "OP/s" for integer arrays."""
+        return "FLOP/s" if self.counts_flops else "OP/s"
+
+    @property
+    def memory_name(self):
+        """The memory under the bandwidth roof: "HBM", "DRAM", "tile buffers"."""
+        return self._roof["memory"] if self._roof else "HBM"
+
     def dtypes(self, unit):
         """Dtypes with a peak under hw.peak_flops.<unit>, in file order."""
+        if self._roof:
+            return [ARRAY_DTYPE] if self.peak_flops(unit, ARRAY_DTYPE) else []
         group = self.stats.get("hw", {}).get("peak_flops", {}).get(unit)
         if not isinstance(group, dict):
             return []
         return [d for d in group if self.peak_flops(unit, d)]
 
     def units(self):
+        if self._roof:
+            return [self._roof["unit"]] if self.stat(*self._roof["peak"]) else []
         group = self.stats.get("hw", {}).get("peak_flops", {})
         return [u for u in group if isinstance(group[u], dict)] if isinstance(group, dict) else []
 
     def peak_flops(self, unit, dtype):
-        """Peak FLOP/s of (unit, dtype), or None when not present / not > 0."""
-        v = self.stat("hw", "peak_flops", unit, dtype)
+        """Peak FLOP/s (op/s of an integer array) of (unit, dtype), or None when not present /
+        not > 0."""
+        if self._roof:
+            ok = unit == self._roof["unit"] and dtype == ARRAY_DTYPE
+            v = self.stat(*self._roof["peak"]) if ok else None
+        else:
+            v = self.stat("hw", "peak_flops", unit, dtype)
         return v if v and v > 0 else None
 
+    def default_roofs(self):
+        """(unit, dtype) pairs a plot draws unless told otherwise: a GPU's Tensor Core dtypes
+        and vector fp32; the one roof of any other device."""
+        if self._roof:
+            return [(u, ARRAY_DTYPE) for u in self.units()]
+        pairs = [("tensor", d) for d in self.dtypes("tensor")]
+        if self.peak_flops("vector", "fp32"):
+            pairs.append(("vector", "fp32"))
+        return pairs
+
+    def roof_label(self, unit, dtypes):
+        """"tensor bf16/fp16" for a GPU roof, the unit alone ("array") for the others."""
+        real = [d for d in dtypes if d != ARRAY_DTYPE]
+        return "%s %s" % (unit, "/".join(real)) if real else unit
+
     def bandwidth(self):
-        """HBM bandwidth in bytes/s; raises WallsimOutputError when absent."""
-        v = self.stat("hw", "hbm_bandwidth")
+        """Memory-roof bandwidth in bytes/s: HBM of a GPU, the DRAM behind a systolic array,
+        the tile buffers of a CIM chip. Raises WallsimOutputError when absent or unlimited."""
+        path = self._roof["bandwidth"] if self._roof else ("hw", "hbm_bandwidth")
+        v = self.stat(*path)
+        if v is not None and v == 0 and self.device == "systolic":
+            raise WallsimOutputError(
+                "%s: the array's DRAM bandwidth is unlimited (hw.dram_bandwidth = 0), so it has "
+                "no memory roof" % self.dir)
         if not v or v <= 0:
             raise WallsimOutputError(
-                "%s: stats.json has no positive hw.hbm_bandwidth.value" % self.dir)
+                "%s: stats.json has no positive %s.value (a %s run)"
+                % (self.dir, ".".join(path), self.device))
         return v
 
     # ---- ops -----------------------------------------------------------
@@ -224,6 +301,53 @@ def load_run(path, exit_on_error=True):
     return Run(path, stats, ops)
 
 
+# ---- running wallsim -------------------------------------------------------
+
+def default_wallsim():
+    """build/wallsim of the repository this tools/ folder belongs to."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "wallsim")
+
+
+def run_wallsim(wallsim, args, exit_on_error=True):
+    """Run `wallsim ARGS...` and return its subprocess.CompletedProcess (text stdout/stderr).
+
+    When wallsim cannot be started or exits non-zero, print its last error line (it reports
+    bad input in one line) and exit 2, or raise WallsimOutputError when exit_on_error is
+    False. Every plot tool that drives wallsim goes through here.
+    """
+    import subprocess
+    cmd = [wallsim] + [str(a) for a in args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        err = WallsimOutputError("cannot run %s: %s (build it with tools/build, or pass --wallsim)"
+                                 % (wallsim, e.strerror or e))
+    else:
+        if proc.returncode == 0:
+            return proc
+        lines = [l for l in proc.stderr.strip().splitlines() if l.strip()]
+        what = " ".join(str(a) for a in args[:1])
+        err = WallsimOutputError(lines[-1] if lines else "wallsim %s failed with exit code %d"
+                                 % (what, proc.returncode))
+    if exit_on_error:
+        die(err)
+    raise err
+
+
+def load_json(path, exit_on_error=True):
+    """A JSON file wallsim wrote (stats.json, cost.json), or a one-line error and exit 2."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        err = WallsimOutputError("%s: cannot read: %s" % (path, e.strerror or e))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        err = WallsimOutputError("%s: invalid JSON: %s" % (path, e))
+    if exit_on_error:
+        die(err)
+    raise err
+
+
 # ---- plotting helpers shared by the tools ---------------------------------
 
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -294,6 +418,61 @@ def save_figure(fig, out, svg=False, dpi=150):
             die("cannot write %s: %s" % (p, e))
         written.append(p)
     return written
+
+
+def place_point_labels(fig, ax, labels, points=(), fontsize=6, color="#222222"):
+    """Write each (x, y, text) of labels next to its point so that no two labels overlap and no
+    label covers a point of points ((x, y) in data units) or leaves the axes: offsets around
+    the point are tried nearest first, then further out with a leader line. A label that fits
+    nowhere is placed at the last candidate and counted. Returns how many had to overlap."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax_box = ax.get_window_extent(renderer)
+    taken = []
+    from matplotlib.text import Text
+    from matplotlib.transforms import Bbox
+    pad = 3.0 * fig.dpi / 72.0  # a marker's radius, in pixels
+    for x, y in points:
+        px, py = ax.transData.transform((x, y))
+        taken.append(Bbox.from_extents(px - pad, py - pad, px + pad, py + pad))
+    # The lines already drawn (roofs, ridges), as small boxes every few pixels along them.
+    for t in ax.texts:  # labels already written (a slope's bandwidth, a ridge)
+        taken.append(t.get_window_extent(renderer))
+    from matplotlib.collections import LineCollection
+    step = 3.0 * fig.dpi / 72.0
+    paths = [line.get_transform().transform(line.get_xydata()) for line in ax.get_lines()]
+    for coll in ax.collections:  # vlines and hlines (ridge drop lines)
+        if isinstance(coll, LineCollection):
+            paths += [coll.get_transform().transform(seg) for seg in coll.get_segments()]
+    for xy in paths:
+        for (x0, y0), (x1, y1) in zip(xy[:-1], xy[1:]):
+            n = max(1, int(math.hypot(x1 - x0, y1 - y0) / step))
+            for k in range(n + 1):
+                px, py = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
+                if ax_box.contains(px, py):
+                    taken.append(Bbox.from_extents(px - 1, py - 1, px + 1, py + 1))
+    candidates = []
+    for reach in (1.0, 2.5, 4.5, 7.0):
+        for dx, dy in ((4, 3), (4, -3), (-4, 3), (-4, -3), (0, 6), (0, -6)):
+            candidates.append((dx * reach, dy * reach, reach > 1.0))
+    crowded = 0
+    for x, y, text in labels:
+        for n, (dx, dy, leader) in enumerate(candidates):
+            ann = ax.annotate(
+                text, xy=(x, y), xytext=(dx, dy), textcoords="offset points", fontsize=fontsize,
+                color=color, zorder=7, ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                va="bottom" if dy > 0 else "top",
+                arrowprops=dict(arrowstyle="-", color="#888888", lw=0.5) if leader else None)
+            ann.update_positions(renderer)
+            box = Text.get_window_extent(ann, renderer)  # the text alone, not its leader
+            fits = (ax_box.contains(box.x0, box.y0) and ax_box.contains(box.x1, box.y1)
+                    and not any(box.overlaps(t) for t in taken))
+            if fits or n == len(candidates) - 1:
+                crowded += 0 if fits else 1
+                taken.append(box)
+                break
+            ann.remove()
+    return crowded
 
 
 def split_list(text):

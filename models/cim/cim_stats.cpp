@@ -33,6 +33,9 @@ void publish_peak(StatGroup& g, const CimConfig& cfg) {
     g.add_scalar("ops_per_s", "op/s",
                  "peak: 2 x MACs per second with every crossbar busy (weight_bits x input_bits)")
         .set(p.ops_per_s);
+    g.add_scalar("buffer_bandwidth", "B/s",
+                 "tile buffer bandwidth x tiles: the memory roof of the chip's operators")
+        .set(cfg.organisation.tile_buffer_bandwidth * double(cfg.organisation.tiles));
     g.add_scalar("tops_per_w", "TOPS/W", "peak ops / peak power").set(p.tops_per_w());
     g.add_scalar("tops_per_mm2", "TOPS/mm^2", "peak ops / chip area").set(p.tops_per_mm2());
     g.add_scalar("adc_conversion_energy", "J", "one conversion at the configured resolution")

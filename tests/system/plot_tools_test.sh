@@ -33,8 +33,33 @@ tools/plot_systolic.py --wallsim "$wallsim" --figures roofline,traffic -o "$tmp/
 tools/plot_net.py --wallsim "$wallsim" --runs configs/net/dgx_h100.yaml,configs/net/pcie_box.yaml \
   --sizes 1KiB:1GiB -o "$tmp/plots/net.png"
 tools/plot_scaling.py --wallsim "$wallsim" --layers 2 -o "$tmp/plots/scaling.png" >/dev/null
+# A systolic array and a CIM chip: their own roofs (the array's peak and the DRAM behind it; the
+# crossbars' peak and the tile buffers), read from their stats.json.
+"$wallsim" run --hw configs/hw/tpu_v1.yaml --trace traces/examples/tpu_mlp_cnn.yaml --out "$tmp/tpu" --no-progress
+"$wallsim" run --hw configs/cim/isaac.yaml --trace traces/examples/tpu_mlp_cnn.yaml --out "$tmp/cim" --no-progress
+for d in tpu cim; do
+  tools/plot_roofline.py "$tmp/$d" -o "$tmp/plots/roofline_$d.png" --label-ops >"$tmp/out" 2>"$tmp/err"
+  # Every op label found a free place (place_point_labels notes the ones that did not).
+  if [ -s "$tmp/err" ]; then echo "plot_roofline $d:"; cat "$tmp/err"; exit 1; fi
+  tools/plot_ops.py "$tmp/$d" -o "$tmp/plots/ops_$d.png"
+done
+grep -q "array  91.8 TOP/s" <(python3 -c '
+import sys; sys.path.insert(0, "tools"); import wallsim_output as wo
+r = wo.load_run(sys.argv[1]); u, d = r.default_roofs()[0]
+print("%s  %s" % (r.roof_label(u, [d]), wo.fmt_si(r.peak_flops(u, d), r.rate_unit)), r.bandwidth())
+' "$tmp/tpu") || { echo "the TPU run's roof is not its 256x256 array at 700 MHz"; exit 1; }
+tools/plot_roofline.py "$tmp/tpu" "$tmp/cim" "$tmp/h100" -o "$tmp/plots/roofline_devices.png"
+tools/plot_energy.py "$tmp/tpu" "$tmp/cim" -o "$tmp/plots/energy_devices.png"
+# The shared runner: a failing wallsim is its one error line and exit code 2.
+set +e
+tools/plot_hbm.py --wallsim "$wallsim" --hw configs/hw/nothing.yaml -o "$tmp/plots/hbm.png" 2>"$tmp/err"; code=$?
+set -e
+[ "$code" -eq 2 ] || { echo "plot_hbm on a missing config: expected exit 2, got $code"; exit 1; }
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "nothing.yaml" "$tmp/err" || { echo "plot_hbm:"; cat "$tmp/err"; exit 1; }
 for f in roofline.png roofline.svg roofline_labels.png ops.png ops.svg energy.png energy.svg cost.png \
-         systolic_roofline.png systolic_traffic.png net.png scaling.png step.png generations.png; do
+         systolic_roofline.png systolic_traffic.png net.png scaling.png step.png generations.png \
+         roofline_tpu.png roofline_cim.png ops_tpu.png ops_cim.png roofline_devices.png \
+         energy_devices.png; do
   test -s "$tmp/plots/$f" || { echo "missing $f"; exit 1; }
 done
 # A broken run directory is a one-line error with exit code 2.
