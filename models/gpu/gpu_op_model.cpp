@@ -256,6 +256,17 @@ GpuOpModel::Outcome GpuOpModel::run_kernels(const Op& op,
     const double busy = to_seconds(out.kernel_time);
     out.clock_hz = busy > 0 ? out.clock_hz / busy : double(params_.core.clock_hz);
     out.max_clock_hz = busy > 0 ? out.max_clock_hz / busy : double(params_.core.clock_hz);
+    if (op.kind == OpKind::PointerChase) {
+        // The timed loads' mean latency: the chase's time less that of its warm-up lap alone
+        // (run the same way, from the same cold caches), over the steps.
+        const auto& p = std::get<PointerChaseParams>(op.params);
+        const KernelLaunch lap = pointer_chase_kernel(p, target(), false);
+        GpuCore warm(params_.core, params_.hbm.core, lap);
+        const uint64_t warm_cycles = warm.run(sampling).cycles;
+        out.metrics.load_to_use_cycles =
+            double(out.metrics.cycles - std::min(out.metrics.cycles, warm_cycles)) /
+            double(p.steps);
+    }
     return out;
 }
 

@@ -132,6 +132,7 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
         get_u32(*l2, "bytes_per_clock_per_slice", c.l2.bytes_per_clock_per_slice, 1, 4096);
         get_u32(*l2, "hit_latency", c.l2.hit_latency, 1, 10000);
         get_u32(*l2, "crossbar_latency", c.l2.crossbar_latency, 0, 10000);
+        get_u32(*l2, "controller_latency", c.l2.controller_latency, 0, 10000);
     }
     read_tensor_cores(root, sm, p);
     try {

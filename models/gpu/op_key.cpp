@@ -35,6 +35,9 @@ struct ParamsKey {
     void operator()(const CustomParams& p) const {
         o << p.flops << ',' << p.bytes << ',' << to_string(p.unit);
     }
+    void operator()(const PointerChaseParams& p) const {
+        o << p.footprint << ',' << p.stride << ',' << p.steps;
+    }
     void operator()(const DramTrafficParams& p) const {
         o << p.bytes << ',' << p.pattern << ',' << p.request_bytes << ',' << p.outstanding << ','
           << p.stride << ',' << p.seed;

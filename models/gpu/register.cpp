@@ -21,7 +21,8 @@ ModelFactory factory(bool sampled) {
 
 const std::vector<OpKind> kKernelKinds{OpKind::Elementwise, OpKind::Memcpy,    OpKind::Reduction,
                                        OpKind::Softmax,     OpKind::Layernorm, OpKind::Embedding,
-                                       OpKind::Gemm,        OpKind::Conv2d,    OpKind::Attention};
+                                       OpKind::Gemm,        OpKind::Conv2d,    OpKind::Attention,
+                                       OpKind::PointerChase};
 
 }  // namespace
 

@@ -30,6 +30,8 @@ struct KernelMetrics {
     double stall_memory = 0, stall_dependency = 0, stall_pipeline = 0, stall_barrier = 0;
     double not_selected = 0, issuing = 0;
     double no_eligible = 0;  ///< scheduler cycles with warps resident but none ready / all
+    /// A pointer chase's mean load-to-use latency, SM cycles per timed load (0: not a chase).
+    double load_to_use_cycles = 0;
 };
 
 }  // namespace sim

@@ -212,6 +212,11 @@ OpModel& HardwareSetup::choose(const Op& op,
     for (auto& [entry, model] : models_) {
         if (std::find(entry->kinds.begin(), entry->kinds.end(), op.kind) == entry->kinds.end())
             continue;
+        // A model of another fidelity than the one asked for is not asked either: its lowering
+        // (kernel shapes, occupancy) has no bearing on this op. The analytic model stays the
+        // fallback.
+        if (requested && entry->fidelity != *requested && entry->fidelity != Fidelity::Analytic)
+            continue;
         const bool wanted = requested ? entry->fidelity == *requested : true;
         if (!model->supports(op)) {
             if (wanted &&

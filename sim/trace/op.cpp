@@ -8,7 +8,7 @@
 namespace sim {
 
 namespace {
-constexpr std::array<std::pair<OpKind, const char*>, 16> kKindNames{{
+constexpr std::array<std::pair<OpKind, const char*>, 17> kKindNames{{
     {OpKind::Gemm, "gemm"},
     {OpKind::Conv2d, "conv2d"},
     {OpKind::Elementwise, "elementwise"},
@@ -25,6 +25,7 @@ constexpr std::array<std::pair<OpKind, const char*>, 16> kKindNames{{
     {OpKind::SendRecv, "sendrecv"},
     {OpKind::Custom, "custom"},
     {OpKind::DramTraffic, "dram_traffic"},
+    {OpKind::PointerChase, "pointer_chase"},
 }};
 
 struct DTypeInfo {

@@ -30,6 +30,7 @@ enum class OpKind {
     SendRecv,
     Custom,
     DramTraffic,
+    PointerChase,
 };
 
 enum class DType { FP64, FP32, TF32, FP16, BF16, FP8, INT8 };
@@ -105,6 +106,15 @@ struct DramTrafficParams {  ///< a memory-system traffic pattern (the HBM model'
     uint64_t seed = 1;
 };
 
+/// A pointer chase (the latency microbenchmark of Jia et al. and Luo et al.): one thread loads
+/// `steps` pointers in a chain, each the address of the next, walking an array of `footprint`
+/// bytes `stride` bytes at a time (wrapping around).
+struct PointerChaseParams {
+    uint64_t footprint = 0;  ///< bytes, a multiple of stride
+    uint64_t stride = 128;   ///< bytes between consecutive pointers, a multiple of 8
+    uint64_t steps = 4096;   ///< loads timed
+};
+
 using OpParams = std::variant<GemmParams,
                               Conv2dParams,
                               ElementwiseParams,
@@ -115,7 +125,8 @@ using OpParams = std::variant<GemmParams,
                               MemcpyParams,
                               CollectiveParams,
                               CustomParams,
-                              DramTrafficParams>;
+                              DramTrafficParams,
+                              PointerChaseParams>;
 
 /// How a GPU model should shape the kernel it lowers an operator to (the trace's `kernel:` map);
 /// an absent field means the kernel library's default. Models that run no kernels ignore it.

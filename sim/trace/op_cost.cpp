@@ -122,6 +122,11 @@ struct CostVisitor {
         c.dram_bytes = d(p.bytes);
         return c;
     }
+    OpCost operator()(const PointerChaseParams& p) const {
+        OpCost c;
+        c.dram_bytes = 8.0 * d(p.steps);  // the pointers loaded (a bound: caches may hold them)
+        return c;
+    }
     OpCost operator()(const CustomParams& p) const {
         OpCost c;
         c.flops = d(p.flops);

@@ -212,6 +212,18 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
             }
             return p;
         }
+        case OpKind::PointerChase: {
+            PointerChaseParams p;
+            p.footprint = require_positive(n, "footprint");
+            get_positive(n, "stride", p.stride);
+            get_positive(n, "steps", p.steps);
+            if (p.stride % 8 != 0) n.fail("stride", "must be a multiple of 8 bytes (a pointer)");
+            if (p.footprint > (uint64_t{1} << 40)) n.fail("footprint", "must be at most 1TiB");
+            if (p.footprint < p.stride || p.footprint % p.stride != 0)
+                n.fail("footprint", "must be a whole number of strides (stride)");
+            if (p.steps > (uint64_t{1} << 30)) n.fail("steps", "must be at most 2^30");
+            return p;
+        }
         case OpKind::Custom: {
             CustomParams p;
             n.require("flops", p.flops);

@@ -118,6 +118,46 @@ TEST(GpuCli, TensorKernelsAreDeterministic) {
                 HasSubstr("long_k,gemm,0,bf16,tensor,sampled"));
 }
 
+TEST(GpuCli, LongRowsRunAtEveryFidelity) {
+    // GPT-2's and Llama-3's vocabularies: once "does not fit on an SM" even at analytic.
+    const std::string ops =
+        "  - {name: gpt2, kind: softmax, rows: 4, cols: 50257, dtype: fp32}\n"
+        "  - {name: llama3, kind: layernorm, rows: 4, cols: 128256, dtype: bf16}\n";
+    for (const char* fidelity : {"analytic", "cycle"}) {
+        TempDir dir;
+        const auto r = wallsim("run --hw configs/hw/h100.yaml --no-progress --fidelity " +
+                                   std::string(fidelity) + " --trace " + write_trace(dir, ops) +
+                                   " --out " + (dir.path() / "o").string(),
+                               dir);
+        ASSERT_EQ(r.code, 0) << fidelity << ": " << r.err;
+    }
+}
+
+TEST(GpuCli, PointerChaseReportsLoadToUseLatencyInKernelsCsv) {
+    TempDir dir;
+    const std::string ops =
+        "  - {name: l1, kind: pointer_chase, footprint: 4096, stride: 128, steps: 256}\n";
+    const auto r = wallsim("run --hw configs/hw/h100.yaml --no-progress --trace " +
+                               write_trace(dir, ops) + " --out " + (dir.path() / "o").string(),
+                           dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
+    EXPECT_THAT(kernels, HasSubstr(",load_to_use_cycles\n"));
+    EXPECT_THAT(kernels, HasSubstr(",33\n"));  // the H100 preset's L1 hit latency
+    // A Roofline has no latency: refused, not guessed.
+    const auto analytic =
+        wallsim("run --hw configs/hw/h100.yaml --no-progress --fidelity analytic --trace " +
+                    write_trace(dir, ops) + " --out " + (dir.path() / "a").string(),
+                dir);
+    expect_bad_input(analytic, "pointer chase measures load-to-use latency");
+    expect_bad_input(
+        wallsim("validate-trace " + write_trace(dir,
+                                                "  - {kind: pointer_chase, footprint: 1000, "
+                                                "stride: 128}\n"),
+                dir),
+        "footprint: must be a whole number of strides");
+}
+
 TEST(GpuCli, BadKernelHintsAreBadInput) {
     TempDir dir;
     const auto run = [&](const std::string& hints) {

@@ -26,6 +26,10 @@ TimePs ceil_ps(double seconds) {
 RooflineCore::RooflineCore(const hw::HardwareParams& hw) : hw_(hw) {}
 
 std::string RooflineCore::unsupported_reason(const Op& op, const OpCost& cost) const {
+    if (op.kind == OpKind::PointerChase) {
+        return "a pointer chase measures load-to-use latency, which a Roofline has not got "
+               "(run it at cycle or sampled fidelity)";
+    }
     switch (cost.unit) {
         case ComputeUnit::Network:
             if (hw_.nvlink_bandwidth_per_direction() <= 0) {

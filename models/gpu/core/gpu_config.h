@@ -56,6 +56,10 @@ struct L2Config {
     uint32_t bytes_per_clock_per_slice = 64;
     uint32_t hit_latency = 120;      ///< tag + data after the slice accepts the request
     uint32_t crossbar_latency = 60;  ///< each way between an SM and a slice
+    /// SM cycles each way between an L2 slice and the DRAM controller of its partition: the
+    /// path of a miss (the memory-partition fabric and the controller's front end going in,
+    /// its read-return path coming back). A pure latency: it does not limit bandwidth.
+    uint32_t controller_latency = 0;
 };
 
 struct GpuCoreConfig {

@@ -292,7 +292,7 @@ uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, 
         for (uint8_t half : {uint8_t{0x3}, uint8_t{0xC}}) {
             if (fresh & half) ++m.outstanding;
         }
-        dram_access(line, fresh, index, start + gpu_.l2.hit_latency);
+        dram_access(line, fresh, index, start + gpu_.l2.hit_latency + gpu_.l2.controller_latency);
     }
     return kNotHeld;
 }
@@ -338,7 +338,7 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
 }
 
 void MemorySystem::write_back(const SectorCache::Victim& v, uint64_t now) {
-    if (v.dirty) dram_access(v.line, v.dirty, kNoMiss, now);
+    if (v.dirty) dram_access(v.line, v.dirty, kNoMiss, now + gpu_.l2.controller_latency);
 }
 
 uint64_t MemorySystem::age_caches(uint64_t l2_lines, uint64_t l1_lines_per_sm) {
@@ -411,11 +411,16 @@ void MemorySystem::fill_l2(uint64_t line, uint32_t miss, uint64_t at) {
     SectorCache::Victim victim;
     l2_[slice_of(line)].fill(line, m.requested, false, victim);
     write_back(victim, at);
+    // The data reaches the slice controller_latency after the DRAM's burst, then crosses to
+    // the SMs. The L2 takes the line now, not when the data arrives: a load hitting it in
+    // between is served up to controller_latency early (rare: loads before the fill merge
+    // into the miss).
+    const uint64_t back = at + gpu_.l2.controller_latency + gpu_.l2.crossbar_latency;
     for (uint32_t waiter : m.waiters) {
         if (waiter & kCopyWaiter)
-            copy_line_back(waiter & ~kCopyWaiter, at + gpu_.l2.crossbar_latency);
+            copy_line_back(waiter & ~kCopyWaiter, back);
         else
-            events_.push(at + gpu_.l2.crossbar_latency, {EventKind::SmReturn, waiter});
+            events_.push(back, {EventKind::SmReturn, waiter});
     }
 }
 

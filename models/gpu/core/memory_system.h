@@ -2,8 +2,9 @@
 // Everything between the SMs' load/store units and the DRAM pins: an L1 per SM (a sectored
 // cache with a data port of bytes_per_clock and a limit on lines in flight), the crossbar (a
 // fixed latency each way), L2 slices (line-interleaved, each a bandwidth server in front of its
-// share of a sectored, write-back, write-allocate L2 with MSHRs that merge misses to a line), and
-// the cycle-level HBM stacks of models/hbm on their own clock. Loads return per line; stores are
+// share of a sectored, write-back, write-allocate L2 with MSHRs that merge misses to a line), the
+// path from a slice to its memory controller and back (a fixed latency each way), and the
+// cycle-level HBM stacks of models/hbm on their own clock. Loads return per line; stores are
 // fire-and-forget. Pure C++.
 #pragma once
 

@@ -252,7 +252,7 @@ MainLoop main_loop_of(const KernelLaunch& k) {
         const Instr& in = k.program[pc];
         if (in.rotate > 1) m.trip_multiple = std::lcm(m.trip_multiple, uint32_t{in.rotate});
         if (in.op == Opcode::LoopBegin) {
-            if (depth == 0 && in.count > m.trips) {
+            if (depth == 0 && !in.reread_later && in.count > m.trips) {
                 m.begin = pc;
                 m.trips = in.count;
             }

@@ -68,6 +68,10 @@ struct Instr {
     /// Tma: TMA multicast. The tile is the same for every CTA of the kernel's cluster; it is
     /// read from L2 once, when the last member issues it, and lands in every member's buffer.
     bool multicast = false;
+    /// LoopBegin: a later loop reads again what this one loads (a two-pass row kernel's first
+    /// pass). Never the main loop: the sampler must not skip its trips, whose lines the
+    /// second pass finds in the caches.
+    bool reread_later = false;
 };
 
 /// How the threads of a grid walk one array. The vector (access_bytes-sized element group)

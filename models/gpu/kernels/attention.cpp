@@ -135,7 +135,7 @@ std::vector<KernelLaunch> naive_attention_kernels(const AttentionParams& p,
     pv.b_transposed = false;  // V is kv_seq x head_dim
     std::vector<KernelLaunch> kernels;
     kernels.push_back(gemm_kernel(qk, choose_gemm_tile(qk, g), g, space, "attention_qk"));
-    kernels.push_back(attention_softmax_kernel(p, dtype, hints, space));
+    kernels.push_back(attention_softmax_kernel(p, dtype, hints, g, space));
     kernels.push_back(gemm_kernel(pv, choose_gemm_tile(pv, g), g, space, "attention_pv"));
     return kernels;
 }

@@ -39,15 +39,19 @@ KernelLaunch reduction_kernel(const ReductionParams& p,
                               DType dtype,
                               const KernelHints& h,
                               AddressSpace& space);
-/// One CTA per row: max, exp and sum, normalise (the row stays in registers).
+/// One CTA per row: max, exp and sum, normalise. The row stays in registers when it fits on
+/// the target's SMs; a longer row is walked twice (online max and sum, then normalise).
 KernelLaunch softmax_kernel(const RowParams& p,
                             DType dtype,
                             const KernelHints& h,
+                            const GpuTarget& target,
                             AddressSpace& space);
-/// One CTA per row: mean, variance, scale and shift by gamma and beta.
+/// One CTA per row: mean, variance, scale and shift by gamma and beta; a row too long for
+/// registers is walked twice (Welford's mean and variance, then scale and shift).
 KernelLaunch layernorm_kernel(const RowParams& p,
                               DType dtype,
                               const KernelHints& h,
+                              const GpuTarget& target,
                               AddressSpace& space);
 /// Gathers `tokens` rows of `dim` from a `vocab`-row table.
 KernelLaunch embedding_kernel(const EmbeddingParams& p,
@@ -59,7 +63,13 @@ KernelLaunch embedding_kernel(const EmbeddingParams& p,
 KernelLaunch attention_softmax_kernel(const AttentionParams& p,
                                       DType dtype,
                                       const KernelHints& h,
+                                      const GpuTarget& target,
                                       AddressSpace& space);
+
+/// Steps of a pointer chase's warm-up lap: the footprint once over, or 0 when it exceeds L2.
+uint64_t pointer_chase_warm_steps(const PointerChaseParams& p, const GpuTarget& target);
+/// A one-thread pointer chase: the warm-up lap, then (when timed) the p.steps loads timed.
+KernelLaunch pointer_chase_kernel(const PointerChaseParams& p, const GpuTarget& target, bool timed);
 
 /// The kernels op runs as, in order (naive attention is three); throws NotLowerable for
 /// kinds and shapes the library has no kernel for.

@@ -30,9 +30,11 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
             return reduction_kernel(std::get<ReductionParams>(op.params), op.dtype, op.kernel,
                                     space);
         case OpKind::Softmax:
-            return softmax_kernel(std::get<RowParams>(op.params), op.dtype, op.kernel, space);
+            return softmax_kernel(std::get<RowParams>(op.params), op.dtype, op.kernel, target,
+                                  space);
         case OpKind::Layernorm:
-            return layernorm_kernel(std::get<RowParams>(op.params), op.dtype, op.kernel, space);
+            return layernorm_kernel(std::get<RowParams>(op.params), op.dtype, op.kernel, target,
+                                    space);
         case OpKind::Embedding:
             return embedding_kernel(std::get<EmbeddingParams>(op.params), op.dtype, op.kernel,
                                     space);
@@ -48,6 +50,8 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
             return p.backward ? flash_attention_backward_kernel(p, op.dtype, target, space)
                               : flash_attention_kernel(p, op.dtype, target, space);
         }
+        case OpKind::PointerChase:
+            return pointer_chase_kernel(std::get<PointerChaseParams>(op.params), target, true);
         default: throw NotLowerable("the kernel library has no " + to_string(op.kind) + " kernel");
     }
 }

@@ -102,6 +102,11 @@ class ProgramBuilder {
         program_.back().multicast = true;
         return *this;
     }
+    /// Marks the last instruction (a LoopBegin) as a loop whose loads a later loop reads again.
+    ProgramBuilder& reread_later() {
+        program_.back().reread_later = true;
+        return *this;
+    }
     /// Gives the last instruction rotating registers (stage = iteration % stages).
     ProgramBuilder& rotating(uint32_t stages) {
         program_.back().rotate = static_cast<uint8_t>(stages);

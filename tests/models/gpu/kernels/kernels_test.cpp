@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "models/gpu/core/occupancy.h"
+
 #include "tests/testing/gpu_presets.h"
 
 namespace sim::gpu {
@@ -64,8 +68,86 @@ TEST(Kernels, RowKernelsUseOneCtaPerRowAndKeepTheRowInRegisters) {
     EXPECT_EQ(count(k, Opcode::Ldg), 8u);
     EXPECT_EQ(count(k, Opcode::Stg), 8u);
     EXPECT_EQ(count(k, Opcode::Bar), 4u);  // two block reductions, two barriers each
-    op.params = RowParams{10, 1 << 20};
-    EXPECT_THROW(testing::lower_one(op), NotLowerable);
+    EXPECT_EQ(count(k, Opcode::LoopBegin), 0u);
+}
+
+size_t loops(const KernelLaunch& k) {
+    return count(k, Opcode::LoopBegin);
+}
+
+Op row_op(OpKind kind, DType dtype, uint64_t rows, uint64_t cols) {
+    Op op;
+    op.kind = kind;
+    op.dtype = dtype;
+    op.params = RowParams{rows, cols};
+    return op;
+}
+
+TEST(Kernels, RowsTooLongForRegistersAreWalkedTwice) {
+    // Llama-3's vocabulary in BF16: 128,256 columns = 16,032 vectors of 8.
+    const KernelLaunch k = testing::lower_one(row_op(OpKind::Softmax, DType::BF16, 4096, 128256));
+    EXPECT_EQ(k.ctas, 4096u);
+    EXPECT_EQ(k.threads_per_cta, 1024u);
+    // One CTA per SM: the rows in flight (132 x 256 KB) fit the L2 for the second pass.
+    EXPECT_EQ(occupancy_of(testing::gpu_preset("h100").core.sm, k).ctas_per_sm, 1u);
+    ASSERT_EQ(loops(k), 2u);  // online max and sum; then normalise and write
+    EXPECT_NO_THROW(k.validate());
+    // Four vectors per thread per trip: ceil(16032 / (1024 x 4)) = 4 trips, each pass.
+    const auto first = std::find_if(k.program.begin(), k.program.end(),
+                                    [](const Instr& in) { return in.op == Opcode::LoopBegin; });
+    EXPECT_EQ(first->count, 4u);
+    EXPECT_TRUE(first->reread_later);
+    // The sampler may fast-forward the second pass, never the first.
+    const MainLoop main = main_loop_of(k);
+    ASSERT_TRUE(main.found());
+    EXPECT_GT(main.begin, static_cast<uint32_t>(first - k.program.begin()));
+    // Trip i's copy u of thread t reads vector (4i + u) x 1024 + t of the CTA's row.
+    const uint64_t row_bytes = 16032 * 16;
+    EXPECT_EQ(k.streams[1].address(3, 2, 5) - k.streams[0].base,
+              3 * row_bytes + ((2 * 4 + 1) * 1024 + 5) * 16);
+    EXPECT_EQ(count(k, Opcode::Stg), 4u);
+}
+
+TEST(Kernels, EveryRowLengthLowersToAKernelThatFitsOnAnSm) {
+    // The lengths that once found no kernel (FP32 rows of 32,769-65,536 columns, BF16 rows of
+    // ~45k-131k: GPT-2's and Llama-3's vocabularies), around them, and far beyond.
+    const std::vector<uint64_t> lengths{1,
+                                        7,
+                                        1000,
+                                        32768,
+                                        32769,
+                                        45000,
+                                        50257,
+                                        65536,
+                                        100000,
+                                        128256,
+                                        131072,
+                                        1 << 20,
+                                        (uint64_t{1} << 24) + 3};
+    for (const char* gpu : {"a100", "h100"}) {
+        const gpu::GpuParams p = testing::gpu_preset(gpu);
+        for (OpKind kind : {OpKind::Softmax, OpKind::Layernorm}) {
+            for (DType dtype : {DType::FP32, DType::BF16}) {
+                for (uint64_t cols : lengths) {
+                    SCOPED_TRACE(std::string(gpu) + " " + to_string(kind) + " " +
+                                 std::to_string(cols));
+                    const KernelLaunch k = testing::lower_one(row_op(kind, dtype, 64, cols), p);
+                    EXPECT_NO_THROW(k.validate());
+                    EXPECT_GT(occupancy_of(p.core.sm, k).ctas_per_sm, 0u);
+                }
+            }
+        }
+    }
+}
+
+TEST(Kernels, LongLayernormRowsReadGammaAndBetaBesideTheSecondPass) {
+    const KernelLaunch k = testing::lower_one(row_op(OpKind::Layernorm, DType::FP32, 16, 65536));
+    ASSERT_EQ(loops(k), 2u);
+    EXPECT_EQ(count(k, Opcode::Ldg), 4u + 3 * 4u);  // x in pass 1; x, gamma, beta in pass 2
+    EXPECT_NO_THROW(k.validate());
+    // gamma is one row every CTA reads.
+    const AddressStream& gamma = k.streams[8];
+    EXPECT_EQ(gamma.address(0, 1, 0), gamma.address(7, 1, 0));
 }
 
 TEST(Kernels, AttentionSoftmaxScalesAndMasksEveryScore) {
@@ -76,11 +158,13 @@ TEST(Kernels, AttentionSoftmaxScalesAndMasksEveryScore) {
     a.head_dim = 64;
     a.causal = true;
     AddressSpace space;
-    const KernelLaunch k = attention_softmax_kernel(a, DType::FP16, {}, space);
+    const gpu::GpuParams p = testing::gpu_preset("h100");
+    const GpuTarget target{p.core, p.tensor};
+    const KernelLaunch k = attention_softmax_kernel(a, DType::FP16, {}, target, space);
     EXPECT_EQ(k.ctas, 256u);  // batch x heads x seq rows
     EXPECT_NO_THROW(k.validate());
     AddressSpace other;
-    const KernelLaunch plain = softmax_kernel(RowParams{256, 128}, DType::FP16, {}, other);
+    const KernelLaunch plain = softmax_kernel(RowParams{256, 128}, DType::FP16, {}, target, other);
     EXPECT_EQ(k.program.size(), plain.program.size() + 1);
 }
 
