@@ -20,7 +20,7 @@ void register_analytic(Registry& r) {
                      const auto hw = hw::HardwareParams::from_config(ctx.hw);
                      return std::make_unique<AnalyticModel>(
                          hw, energy::EnergyParams::from_config(ctx.hw, hw), ctx.stats,
-                         ctx.logging.get("analytic"), ctx.engines);
+                         ctx.logging.get("analytic"), ctx.executor);
                  }});
 }
 

@@ -38,10 +38,10 @@ SystolicOpModel::Stats::Stats(StatGroup& g)
 SystolicOpModel::SystolicOpModel(const ArrayParams& params,
                                  double dram_bandwidth,
                                  StatGroup& stats,
-                                 EngineSet& engines)
+                                 exec::DeviceExecutor& executor)
     : params_(params),
       dram_bandwidth_(dram_bandwidth),
-      engine_(engines.get("kernel")),
+      executor_(executor),
       stats_(stats) {}
 
 std::string SystolicOpModel::why_unsupported(const Op& op) const {
@@ -61,10 +61,12 @@ OpResult SystolicOpModel::execute(const Op& op) {
     const LayerTiming t = time_layer(params_, ol.layer);
     const uint64_t cycles = t.total_cycles * ol.repeat;
     const TimePs duration{static_cast<uint64_t>(double(cycles) / params_.clock_hz * 1e12 + 0.5)};
-    const TimePs now{sc_core::sc_time_stamp().value()};
-    const TimePs start = engine_.reserve(now, duration);
-    const TimePs end = start + duration;
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+    exec::Job job{duration};
+    job.compute = 1;
+    job.memory_bytes = double(t.dram_bytes * ol.repeat);
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
 
     ++stats_.ops;
     stats_.macs += t.macs * ol.repeat;

@@ -2,7 +2,8 @@
 // The systolic array as an operator model: `gemm` and `conv2d` operators of a wallsim trace run
 // on the array through the closed-form fold timing of core/fold_timing.h (cycle-exact fill,
 // stream and drain per fold, memory stalls from the SRAM sizes and the DRAM bandwidth).
-// Operators run one at a time on the device's "kernel" engine.
+// Each operator is a job on the device (sim/exec): it fills the array and moves its DRAM bytes
+// through the device's memory port.
 #pragma once
 
 #include "models/systolic/core/fold_timing.h"
@@ -25,7 +26,7 @@ class SystolicOpModel final : public OpModel {
     SystolicOpModel(const ArrayParams& params,
                     double dram_bandwidth,
                     StatGroup& stats,
-                    EngineSet& engines);
+                    exec::DeviceExecutor& executor);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
     std::string why_unsupported(const Op& op) const override;
@@ -34,7 +35,7 @@ class SystolicOpModel final : public OpModel {
   private:
     ArrayParams params_;
     double dram_bandwidth_;
-    Timeline& engine_;
+    exec::DeviceExecutor& executor_;
     struct Stats {
         explicit Stats(StatGroup& g);
         Counter& ops;
