@@ -10,6 +10,7 @@ Examples:
   tools/plot_roofline.py out/h100 -o plots/roofline.png
   tools/plot_roofline.py out/h100 out/a100 -o plots/cmp.png --svg --dtypes bf16,fp32
   tools/plot_roofline.py out/h100 -o r.svg --roofs tensor:fp8,tensor:bf16 --label-ops 10
+  tools/plot_roofline.py out/base out/whatif --label baseline --label "6 HBM stacks" -o cmp.png
 """
 
 import argparse
@@ -39,6 +40,9 @@ def parse_args(argv=None):
     ap.add_argument("--units", metavar="U,U", help="compute units whose roofs to draw, e.g. tensor,vector")
     ap.add_argument("--dtypes", metavar="D,D", help="dtypes whose roofs to draw, e.g. bf16,fp32")
     ap.add_argument("--roofs", metavar="U:D,U:D", help="explicit roofs, e.g. tensor:bf16,vector:fp32")
+    ap.add_argument("--label", action="append", metavar="NAME",
+                    help="name of a run in the legend and labels, once per DIR in order "
+                         "(default: its hardware name), e.g. --label baseline --label what-if")
     ap.add_argument("--title", metavar="T", help="plot title (default: hardware and trace names)")
     ap.add_argument("--label-ops", nargs="?", type=int, const=0, default=None, metavar="N",
                     help="label ops with their names; with N, only the N longest ops of each run")
@@ -127,6 +131,10 @@ def main(argv=None):
         wo.die("--size wants WxH in inches, e.g. 9x6, got %r" % args.size)
 
     runs = [wo.load_run(d) for d in args.dirs]
+    if args.label and len(args.label) != len(runs):
+        wo.die("--label given %d time(s) for %d run(s); give one per DIR" %
+               (len(args.label), len(runs)))
+    run_names = args.label or [r.hw_name for r in runs]
     pairs = choose_roofs(runs, args)
     try:
         bws = [r.bandwidth() for r in runs]
@@ -183,7 +191,7 @@ def main(argv=None):
     if args.title:
         title = args.title
     else:
-        hws = " vs ".join(dict.fromkeys(r.hw_name for r in runs))
+        hws = " vs ".join(dict.fromkeys(run_names))
         traces = ", ".join(t for t in dict.fromkeys(r.trace_name for r in runs) if t)
         title = "Roofline: %s%s" % (hws, (" / " + traces) if traces else "")
     ax.set_title(title)
@@ -196,7 +204,7 @@ def main(argv=None):
         ls = LINESTYLES[ri % len(LINESTYLES)]
         color = ROOF_COLORS[ri % len(ROOF_COLORS)] if multi else ROOF_COLORS[0]
         if not groups:
-            sys.stderr.write("note: %s has none of the selected roofs\n" % run.hw_name)
+            sys.stderr.write("note: %s has none of the selected roofs\n" % run_names[ri])
             continue
         for gi, (peak, label) in enumerate(groups):
             ridge = peak / bw
@@ -206,7 +214,7 @@ def main(argv=None):
                     linewidth=2.0 if gi == 0 else 1.2, alpha=1.0 if gi == 0 else 0.75, zorder=2)
             text = "%s  %s" % (label, wo.fmt_si(peak, "FLOP/s"))
             if multi:
-                text = "%s: %s" % (run.hw_name, text)
+                text = "%s: %s" % (run_names[ri], text)
             roof_labels.append((peak / 1e12, text, color))
         slope_labels.append((ri, bw, color))
 
@@ -217,7 +225,7 @@ def main(argv=None):
             ax.plot([ridge], [peak / 1e12], marker="o", markersize=7, markerfacecolor="white",
                     markeredgecolor=color, markeredgewidth=1.5, zorder=4)
             ax.vlines(ridge, ylo, peak / 1e12, colors=color, linestyles=":", linewidth=0.9, zorder=1)
-            text = "ridge %.3g FLOP/B" % ridge + ((" (%s)" % run.hw_name) if multi else "")
+            text = "ridge %.3g FLOP/B" % ridge + ((" (%s)" % run_names[ri]) if multi else "")
             ax.annotate(text, xy=(ridge, ylo), xytext=(-3, 4), textcoords="offset points",
                         rotation=90, ha="right", va="bottom", fontsize=8, color=color, zorder=5)
 
@@ -253,7 +261,7 @@ def main(argv=None):
         angle = math.degrees(math.atan2(p2[1] - p1[1], p2[0] - p1[0]))
         text = "HBM %s" % wo.fmt_si(bw, "B/s")
         if multi:
-            text = "%s %s" % (runs[ri].hw_name, text)
+            text = "%s %s" % (run_names[ri], text)
         ax.text(x0, y0, text, rotation=angle, rotation_mode="anchor", ha="left", va="bottom",
                 fontsize=8, color=color, zorder=5, transform_rotates_text=False)
 
@@ -289,7 +297,7 @@ def main(argv=None):
             color = ROOF_COLORS[ri % len(ROOF_COLORS)]
             handles.append(Line2D([], [], linestyle=LINESTYLES[ri % len(LINESTYLES)], color=color,
                                   marker=MARKERS[ri % len(MARKERS)], markerfacecolor="white",
-                                  markeredgecolor="black", label=r.hw_name))
+                                  markeredgecolor="black", label=run_names[ri]))
     if handles:
         ax.legend(handles=handles, loc="upper left", fontsize=8, framealpha=0.9,
                   title="op kind" + (" / hardware" if multi else ""), title_fontsize=8)

@@ -28,6 +28,7 @@ OPS_COLUMNS = [
     "start_us", "time_us", "flops", "bytes", "intensity", "achieved_tflops",
     "achieved_gbps", "roof_tflops", "flop_util", "bw_util", "bound",
     "energy_j", "compute_j", "data_movement_j", "static_j", "power_w", "tflops_per_w",
+    "clock_mhz", "power_limited", "fallback",
 ]
 # Columns the plotting tools cannot do without; the others are optional.
 REQUIRED_COLUMNS = [
@@ -37,6 +38,7 @@ NUMERIC_COLUMNS = {
     "index", "stream", "start_us", "time_us", "flops", "bytes", "intensity",
     "achieved_tflops", "achieved_gbps", "roof_tflops", "flop_util", "bw_util",
     "energy_j", "compute_j", "data_movement_j", "static_j", "power_w", "tflops_per_w",
+    "clock_mhz", "power_limited",
 }
 
 

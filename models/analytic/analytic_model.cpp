@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "models/analytic/analytic_model.h"
 
+#include <cmath>
 #include <systemc>
 
 namespace sim::analytic {
+
+using energy::ClockedLoad;
+using energy::GovernedLoad;
 
 namespace {
 // sc_time and TimePs are 64-bit picoseconds; keep a margin below the wrap.
@@ -17,6 +21,8 @@ AnalyticModel::Stats::Stats(StatGroup& g)
           "launch_bound_ops", "count", "ops whose launch overhead exceeds their work")),
       network_bound(g.add_counter("network_bound_ops", "count", "collectives (link-limited)")),
       host_bound(g.add_counter("host_bound_ops", "count", "host copies (PCIe-limited)")),
+      power_limited(g.add_counter(
+          "power_limited_ops", "count", "ops the power limit slowed (clock lowered)")),
       compute_engine_busy(
           g.add_scalar("compute_engine_busy", "s", "time the kernel engine was busy")),
       link_engine_busy(g.add_scalar("link_engine_busy", "s", "time the link engine was busy")),
@@ -29,7 +35,7 @@ AnalyticModel::AnalyticModel(const hw::HardwareParams& hw,
                              std::shared_ptr<spdlog::logger> log,
                              exec::DeviceExecutor& executor)
     : hw_(hw),
-      energy_(energy.table),
+      energy_(energy),
       log_(std::move(log)),
       core_(hw_),
       executor_(executor),
@@ -50,6 +56,27 @@ OpResult AnalyticModel::execute(const Op& op) {
         timing = core_.time(cost);
     } catch (const std::range_error& e) {
         throw ConfigError(op.where, "kind", "operator '" + op.name + "': " + e.what());
+    }
+    // The power limit: an op that would draw more than TDP at the maximum clock runs at the
+    // highest clock that fits, its compute time stretched and its on-chip energy at that
+    // clock's voltage.
+    GovernedLoad governed;
+    EnergyBreakdown charged = energy::charge(energy_.table, cost);
+    const bool on_sms = cost.unit == ComputeUnit::Vector || cost.unit == ComputeUnit::Tensor;
+    if (on_sms) {
+        const ClockedLoad load = energy::analytic_load(energy_, hw_, cost, charged);
+        governed = energy::govern(energy_.governor, load);
+        if (governed.limited) {
+            if (!(governed.seconds <= 1e6))  // the Roofline's own limit (roofline.cpp)
+                throw ConfigError(
+                    op.where, "kind",
+                    "operator '" + op.name + "' would end beyond the simulator's time range");
+            timing.duration = TimePs{static_cast<uint64_t>(std::ceil(
+                                  governed.seconds * static_cast<double>(kPsPerSecond)))} +
+                              TimePs{hw_.launch_overhead_ps};
+            timing.compute_seconds = governed.seconds;
+            ++stats_.power_limited;
+        }
     }
     const TimePs now{sc_core::sc_time_stamp().value()};
     if (timing.duration.value() > kLatestPs || now.value() > kLatestPs - timing.duration.value()) {
@@ -103,8 +130,17 @@ OpResult AnalyticModel::execute(const Op& op) {
     r.bound = timing.bound;
     r.fidelity = Fidelity::Analytic;
     r.model = "gpu.analytic";
-    r.energy = energy::charge(energy_, cost);
-    r.static_power = energy_.static_power;
+    r.energy = charged;
+    r.static_power = energy_.table.static_power;
+    r.power_limit = energy_.governor.power_limit_w;
+    if (on_sms) {
+        r.energy.compute *= governed.voltage_factor;
+        r.energy.sram *= governed.voltage_factor;
+        r.energy.l2 *= governed.voltage_factor;
+        r.clock_hz = governed.clock_hz;
+        r.max_clock_hz = energy::max_clock_of(hw_, cost.unit, cost.dtype);
+        r.power_limited = governed.limited;
+    }
     return r;
 }
 

@@ -36,7 +36,7 @@ class AnalyticModel final : public OpModel {
   private:
 
     const hw::HardwareParams hw_;
-    const energy::EnergyTable energy_;
+    const energy::EnergyParams energy_;
     std::shared_ptr<spdlog::logger> log_;
     RooflineCore core_;
     exec::DeviceExecutor& executor_;
@@ -49,6 +49,7 @@ class AnalyticModel final : public OpModel {
         Counter& launch_bound;
         Counter& network_bound;
         Counter& host_bound;
+        Counter& power_limited;
         Scalar& compute_engine_busy;
         Scalar& link_engine_busy;
         Scalar& copy_engine_busy;

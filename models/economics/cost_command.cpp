@@ -107,10 +107,20 @@ Column column_of_run(const Registry& registry, const std::string& dir, DType dty
         throw option_error("--run", "'" + dir + "' ran no FLOPs: no MFU to take from it");
     c.mfu = flops / seconds / c.gpu.peak_flops;
     c.mfu_source = "simulated";
-    if (stats["run"].contains("energy")) {
-        const double watts = stats["run"]["energy"]["average_power"]["value"].get<double>();
-        if (watts > 0) c.gpu.power = watts;
+    // run.mfu (model FLOPs, recomputation excluded) when the run reports it.
+    const Json& run = stats["run"];
+    if (run.contains("mfu") && run["mfu"].contains("value")) {
+        const double mfu = run["mfu"]["value"].get<double>();
+        if (mfu > 0) c.mfu = mfu;
     }
+    // The simulated power: what the run drew under its power limit (run.power.average; older
+    // outputs have only run.energy.average_power).
+    double watts = 0;
+    if (run.contains("power") && run["power"].contains("average"))
+        watts = run["power"]["average"]["value"].get<double>();
+    else if (run.contains("energy") && run["energy"].contains("average_power"))
+        watts = run["energy"]["average_power"]["value"].get<double>();
+    if (watts > 0) c.gpu.power = watts;
     return c;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/energy/energy_params.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "sim/stats/group.h"
@@ -13,17 +14,28 @@ void read_non_negative(const ConfigNode& n, const std::string& key, Dimension di
     if (n.get_quantity(key, dim, out) && out < 0) n.fail(key, "must not be negative");
 }
 
-// The reference load of `scale: tdp` in dtype: FLOP/s and compulsory HBM bytes/s.
-OpCost reference_load(const hw::HardwareParams& hw, DType dtype) {
-    const double n = kReferenceGemmSize;
-    const double flops = hw.peak_flops(ComputeUnit::Tensor, dtype);
-    const double seconds = 2 * n * n * n / flops;
-    OpCost c;
-    c.unit = ComputeUnit::Tensor;
-    c.dtype = dtype;
-    c.flops = flops;
-    c.dram_bytes = 3 * n * n * static_cast<double>(dtype_bytes(dtype)) / seconds;
-    return c;
+// power.voltage_frequency: [{clock: 1410MHz, volts: 0.9}, ...], and power.clock_step.
+void read_governor(const ConfigNode& root, const hw::HardwareParams& hw, GovernorParams& g) {
+    g.power_limit_w = hw.tdp_watts;
+    const auto power = root.optional_child("power");
+    if (!power) return;
+    if (power->has("voltage_frequency")) {
+        std::vector<std::pair<double, double>> points;
+        for (const ConfigNode& point : power->sequence("voltage_frequency")) {
+            double hz = 0, volts = 0;
+            if (!point.get_quantity("clock", Dimension::Frequency, hz))
+                point.fail("clock", "required key is missing; expected e.g. 1410MHz");
+            point.require("volts", volts);
+            point.reject_unknown_keys();
+            points.emplace_back(hz, volts);
+        }
+        try {
+            g.curve = VoltageCurve(points);
+        } catch (const std::invalid_argument& e) {
+            power->fail("voltage_frequency", e.what());
+        }
+    }
+    read_non_negative(*power, "clock_step", Dimension::Frequency, g.clock_step_hz);
 }
 
 }  // namespace
@@ -41,6 +53,7 @@ EnergyParams EnergyParams::from_config(const ConfigNode& root, const hw::Hardwar
     EnergyParams p;
     EnergyTable& t = p.table;
     t = EnergyTable::horowitz_45nm();
+    p.governor.nominal_volts = 0.9;  // Horowitz's table is quoted at 0.9 V
     if (auto hbm = root.optional_child("hbm")) {
         if (auto en = hbm->optional_child("energy")) t.hbm = read_hbm_energy(*en);
         if (auto org = hbm->optional_child("organisation")) {
@@ -48,19 +61,25 @@ EnergyParams EnergyParams::from_config(const ConfigNode& root, const hw::Hardwar
             if (org->get_size("row_bytes", row) && row > 0) t.dram_row_bytes = double(row);
         }
     }
+    read_governor(root, hw, p.governor);
     const auto en = root.optional_child("energy");
     if (!en) return p;
-    if (auto fma = en->optional_child("fma")) {
-        for (const std::string& key : fma->keys()) {
-            const auto dtype = parse_dtype(key);
-            if (!dtype)
-                fma->fail(key, "not a dtype; expected fp64, fp32, tf32, fp16, bf16, fp8 or int8");
-            read_non_negative(*fma, key, Dimension::Energy, t.fma[*dtype]);
-        }
+    if (en->has("scale")) {
+        // Renamed, not aliased (STYLE.md 8.2): the scale belongs to the process technology.
+        en->fail("scale",
+                 "was removed: on-chip energies come from energy.technology "
+                 "(configs/technology/*.yaml, calibrated once per process), and power.tdp is "
+                 "a power limit the clock governor enforces");
     }
-    read_non_negative(*en, "register_per_byte", Dimension::Energy, t.register_per_byte);
-    read_non_negative(*en, "sram_per_byte", Dimension::Energy, t.sram_per_byte);
-    read_non_negative(*en, "l2_per_byte", Dimension::Energy, t.l2_per_byte);
+    std::string technology;
+    if (en->get("technology", technology)) {
+        const SourceLocation at = en->location_of("technology");
+        const std::string base =
+            at.line > 0 ? std::filesystem::path(at.file).parent_path().string() : std::string();
+        p.technology = TechnologyParams::load(technology, base, at, en->child_path("technology"));
+        t.scale = p.technology->scale;
+        p.governor.nominal_volts = p.technology->nominal_volts;
+    }
     read_non_negative(*en, "link_per_bit", Dimension::Energy, t.link_per_bit);
     read_non_negative(*en, "host_per_bit", Dimension::Energy, t.host_per_bit);
     if (auto blocks = en->optional_child_if_map("static_power")) {
@@ -75,46 +94,83 @@ EnergyParams EnergyParams::from_config(const ConfigNode& root, const hw::Hardwar
         read_non_negative(*en, "static_power", Dimension::Power, p.static_by_block.other);
     }
     t.static_power = p.static_by_block.total();
-
-    std::string scale;
-    if (en->get("scale", scale)) {
-        if (scale == "tdp") {
-            if (!(hw.tdp_watts > 0)) en->fail("scale", "'tdp' needs power.tdp");
-            DType dtype = DType::BF16;
-            if (hw.peak_flops(ComputeUnit::Tensor, dtype) <= 0) dtype = DType::FP16;
-            if (hw.peak_flops(ComputeUnit::Tensor, dtype) <= 0)
-                en->fail("scale", "'tdp' needs a BF16 or FP16 tensor rate to calibrate against");
-            const OpCost load = reference_load(hw, dtype);
-            try {
-                t.scale = calibrate_to_power(t, load.unit, load.dtype, load.flops, load.dram_bytes,
-                                             hw.tdp_watts);
-            } catch (const std::invalid_argument& e) {
-                en->fail("scale", e.what());
-            }
-            p.calibrated = true;
-            p.reference_dtype = dtype;
-        } else {
-            double v = 0;
-            try {
-                size_t used = 0;
-                v = std::stod(scale, &used);
-                if (used != scale.size()) throw std::invalid_argument(scale);
-            } catch (const std::exception&) {
-                en->fail("scale", "'" + scale + "' is not a number or 'tdp'");
-            }
-            if (!(v > 0)) en->fail("scale", "must be greater than 0");
-            t.scale = v;
-        }
-    }
+    if (p.governor.power_limit_w > 0 && t.static_power >= p.governor.power_limit_w)
+        en->fail("static_power", "static power alone (" + std::to_string(t.static_power) +
+                                     " W) reaches power.tdp (" +
+                                     std::to_string(p.governor.power_limit_w) + " W)");
     return p;
+}
+
+double max_clock_of(const hw::HardwareParams& hw, ComputeUnit unit, DType dtype) {
+    const std::map<DType, hw::UnitRate>* rates = unit == ComputeUnit::Tensor   ? &hw.tensor
+                                                 : unit == ComputeUnit::Vector ? &hw.vector
+                                                                               : nullptr;
+    if (!rates) return 0;
+    const auto it = rates->find(dtype);
+    if (it == rates->end()) return 0;
+    return static_cast<double>(hw.clocks_hz.at(it->second.clock));
+}
+
+ClockedLoad analytic_load(const EnergyParams& e, const hw::HardwareParams& hw, const OpCost& cost) {
+    return analytic_load(e, hw, cost, charge(e.table, cost));
+}
+
+ClockedLoad analytic_load(const EnergyParams& e,
+                          const hw::HardwareParams& hw,
+                          const OpCost& cost,
+                          const EnergyBreakdown& b) {
+    ClockedLoad load;
+    load.max_clock_hz = max_clock_of(hw, cost.unit, cost.dtype);
+    const double peak = hw.peak_flops(cost.unit, cost.dtype);
+    const double compute = peak > 0 ? cost.flops / peak : 0.0;
+    load.floor_seconds = cost.dram_bytes / hw.hbm_bandwidth();
+    load.seconds = std::max(compute, load.floor_seconds);
+    load.on_chip_joules = b.compute + b.sram + b.l2;
+    load.fixed_joules = b.dram + b.link + b.host;
+    load.static_w = e.table.static_power;
+    return load;
+}
+
+double fit_technology_scale(const Calibration& cal,
+                            const hw::HardwareParams& hw,
+                            const EnergyParams& device) {
+    const double f_max = max_clock_of(hw, ComputeUnit::Tensor, cal.dtype);
+    if (!(f_max > 0) || !(hw.tdp_watts > 0))
+        throw std::invalid_argument("the calibration hardware needs a tensor rate and power.tdp");
+    OpCost c;
+    c.unit = ComputeUnit::Tensor;
+    c.dtype = cal.dtype;
+    const double m = double(cal.m), n = double(cal.n), k = double(cal.k);
+    c.flops = 2 * m * n * k;
+    c.dram_bytes = (m * k + k * n + m * n) * static_cast<double>(dtype_bytes(cal.dtype));
+    const double ratio = cal.throttled_tflops / cal.unthrottled_tflops;
+    const double seconds = c.flops / (cal.throttled_tflops * 1e12);
+    const double volts = device.governor.curve.empty()
+                             ? device.governor.nominal_volts
+                             : device.governor.curve.volts_at(ratio * f_max);
+    const double vf =
+        (volts / device.governor.nominal_volts) * (volts / device.governor.nominal_volts);
+    EnergyTable unscaled = device.table;
+    unscaled.scale = 1.0;
+    const EnergyBreakdown e = charge(unscaled, c);
+    const double on_chip = (e.compute + e.sram + e.l2) * vf;
+    const double budget = (hw.tdp_watts - device.table.static_power) * seconds - e.dram;
+    if (!(budget > 0) || !(on_chip > 0))
+        throw std::invalid_argument("static power and HBM alone exceed power.tdp");
+    return budget / on_chip;
 }
 
 void EnergyParams::publish(StatGroup& g, const hw::HardwareParams& hw) const {
     const EnergyTable& t = table;
-    g.add_scalar("scale", "ratio",
-                 calibrated ? "on-chip energy scale vs 45 nm, calibrated to TDP"
-                            : "on-chip energy scale vs 45 nm, as configured")
+    StatGroup& tg = g.add_group("technology");
+    tg.add_scalar("scale", "ratio",
+                  technology
+                      ? "on-chip energy vs Horowitz 45 nm at nominal voltage, " + technology->name +
+                            (technology->calibration ? " (fitted)" : " (derived)")
+                      : std::string("on-chip energy vs Horowitz 45 nm (no technology)"))
         .set(t.scale);
+    tg.add_scalar("nominal_volts", "V", "voltage the on-chip energies are quoted at")
+        .set(governor.nominal_volts);
     g.add_scalar("static_power", "W", "power drawn whatever the device does").set(t.static_power);
     const StaticPower& b = static_by_block;
     StatGroup& sg = g.add_group("static_by_block");
@@ -127,25 +183,43 @@ void EnergyParams::publish(StatGroup& g, const hw::HardwareParams& hw) const {
         for (const auto& [dtype, joules] : t.fma) {
             if (hw.peak_flops(unit, dtype) <= 0) continue;
             if (!ug) ug = &fma.add_group(to_string(unit));
-            ug->add_scalar(to_string(dtype), "J",
-                           "one " + to_string(dtype) + " FMA with its register traffic")
+            ug->add_scalar(
+                  to_string(dtype), "J",
+                  "one " + to_string(dtype) + " FMA with its register traffic, at nominal voltage")
                 .set(t.fma_energy(unit, dtype));
         }
     }
-    g.add_scalar("sram_per_byte", "J/B", "L1 / shared memory, scaled")
+    g.add_scalar("sram_per_byte", "J/B", "L1 / shared memory, at nominal voltage")
         .set(t.sram_per_byte * t.scale);
-    g.add_scalar("l2_per_byte", "J/B", "L2, scaled").set(t.l2_per_byte * t.scale);
+    g.add_scalar("l2_per_byte", "J/B", "L2, at nominal voltage").set(t.l2_per_byte * t.scale);
     g.add_scalar("hbm_read_per_bit", "J/bit", "HBM read, per data bit").set(t.hbm.read_per_bit);
     g.add_scalar("hbm_write_per_bit", "J/bit", "HBM write, per data bit").set(t.hbm.write_per_bit);
     g.add_scalar("link_per_bit", "J/bit", "NVLink-class link, per bit").set(t.link_per_bit);
     g.add_scalar("host_per_bit", "J/bit", "host link, per bit").set(t.host_per_bit);
-    if (hw.peak_flops(ComputeUnit::Tensor, reference_dtype) > 0) {
-        const OpCost load = reference_load(hw, reference_dtype);
-        const EnergyBreakdown e = charge(t, load);
-        g.add_scalar("reference_power", "W",
-                     "power of a dense " + to_string(reference_dtype) +
-                         " tensor GEMM of 8192 at peak: static + dynamic")
-            .set(t.static_power + e.dynamic());
+    g.add_scalar("power_limit", "W", "power.tdp, enforced by lowering the SM clock")
+        .set(governor.power_limit_w);
+    // The reference load: a dense 8192^3 GEMM at the tensor peak in BF16 (FP16 if none).
+    DType dtype = DType::BF16;
+    if (hw.peak_flops(ComputeUnit::Tensor, dtype) <= 0) dtype = DType::FP16;
+    if (hw.peak_flops(ComputeUnit::Tensor, dtype) > 0) {
+        const double n = kReferenceGemmSize;
+        OpCost c;
+        c.unit = ComputeUnit::Tensor;
+        c.dtype = dtype;
+        c.flops = 2 * n * n * n;
+        c.dram_bytes = 3 * n * n * static_cast<double>(dtype_bytes(dtype));
+        const ClockedLoad load = analytic_load(*this, hw, c);
+        const GovernedLoad at_max = at_clock(governor, load, load.max_clock_hz);
+        const GovernedLoad governed = govern(governor, load);
+        StatGroup& rg = g.add_group("reference_gemm");
+        const std::string what = "a dense " + to_string(dtype) + " 8192^3 GEMM at the tensor peak";
+        rg.add_scalar("power_at_max_clock", "W", what + ": power at the maximum clock")
+            .set(at_max.power_w);
+        rg.add_scalar("clock", "Hz", what + ": the clock the governor lets it run at")
+            .set(governed.clock_hz);
+        rg.add_scalar("power", "W", what + ": power at that clock").set(governed.power_w);
+        rg.add_scalar("flops", "FLOP/s", what + ": throughput at that clock")
+            .set(c.flops / governed.seconds);
     }
 }
 

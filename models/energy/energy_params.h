@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The energy tables of a device, read from its hardware file: the optional `energy:` section
-// (overrides of the 45 nm defaults, static power, link energies and the scale, a number or
-// `tdp`) and the HBM figures under `hbm.energy`. With `scale: tdp` the on-chip energies are
-// scaled so that the reference load, a dense square BF16 tensor GEMM running at peak, draws
-// `power.tdp`: a TDP-limited GPU runs such a GEMM at its power limit.
+// The energy tables and the power limit of a device, read from its hardware file: the
+// technology it is built in (`energy.technology`, configs/technology/*.yaml: per-event
+// on-chip energies, the same for every chip of that process), static power per block, link
+// energies, the HBM figures under `hbm.energy`, and the power limit (`power.tdp`) with the V-f
+// curve its clock governor moves along (`power.voltage_frequency`, `power.clock_step`).
 #pragma once
 
+#include "models/energy/core/clock_governor.h"
 #include "models/energy/core/energy_table.h"
+#include "models/energy/technology.h"
 #include "models/hw/hw_params.h"
 #include "sim/config/config_node.h"
 
@@ -16,7 +18,7 @@ class StatGroup;
 
 namespace sim::energy {
 
-/// The reference load of `scale: tdp`: an n × n × n GEMM at the tensor peak.
+/// The GEMM the published figures are quoted for (stats hw.energy.reference_gemm).
 inline constexpr double kReferenceGemmSize = 8192;
 
 /// Reads hbm.energy (activate, read_per_bit, write_per_bit, refresh); values must be >= 0.
@@ -29,17 +31,39 @@ struct StaticPower {
 };
 
 struct EnergyParams {
-    EnergyTable table;  ///< table.static_power = static_by_block.total()
+    EnergyTable table;  ///< at the technology's nominal voltage; static_power = blocks' total
     StaticPower static_by_block;
-    bool calibrated = false;  ///< scale came from `tdp`
-    DType reference_dtype = DType::BF16;
+    /// Horowitz's 45 nm table at scale 1 when the file names no technology.
+    std::optional<TechnologyParams> technology;
+    GovernorParams governor;  ///< power_limit_w = power.tdp (0: no limit)
 
-    /// Throws ConfigError naming file, line and key of a bad value, or of `scale: tdp` on a
-    /// device without power.tdp or without a tensor rate to calibrate against.
+    /// Throws ConfigError naming file, line and key of a bad value.
     static EnergyParams from_config(const ConfigNode& root, const hw::HardwareParams& hw);
-    /// hw.energy: the scale, static power, FMA energy per unit and dtype, per-byte and per-bit
-    /// energies, and the reference load's power.
+    /// hw.energy: the technology and its scale, static power, FMA energy per unit and dtype,
+    /// per-byte and per-bit energies, the power limit, and the reference GEMM's power and
+    /// governed clock.
     void publish(StatGroup& g, const hw::HardwareParams& hw) const;
 };
+
+/// What a device's analytic (Roofline) view of an operator costs against the clock: busy time
+/// at the unit's maximum clock, the memory floor, on-chip and HBM energy. For `govern`.
+ClockedLoad analytic_load(const EnergyParams& e, const hw::HardwareParams& hw, const OpCost& cost);
+/// The same from the op's energy already charged at nominal voltage (charge(e.table, cost)).
+ClockedLoad analytic_load(const EnergyParams& e,
+                          const hw::HardwareParams& hw,
+                          const OpCost& cost,
+                          const EnergyBreakdown& charged);
+
+/// The technology scale at which `device` (built with scale 1 or any other: it is replaced)
+/// draws exactly its power limit while running the calibration GEMM at the throttled rate:
+/// the GEMM's time at the maximum clock is flops / unthrottled, the governor's clock is
+/// max x throttled / unthrottled, and static + (scale x on-chip x (V/V0)^2 + HBM) / time
+/// = power.tdp is solved for scale. Throws std::invalid_argument when no positive scale fits.
+double fit_technology_scale(const Calibration& cal,
+                            const hw::HardwareParams& hw,
+                            const EnergyParams& device);
+
+/// The maximum clock of the unit and dtype an operator runs on, Hz (0 when it has none).
+double max_clock_of(const hw::HardwareParams& hw, ComputeUnit unit, DType dtype);
 
 }  // namespace sim::energy

@@ -9,7 +9,8 @@ namespace sim::energy {
 void register_energy(Registry& r) {
     r.add_component({"energy",
                      "per-event energy tables: FMA by unit and dtype, register/SRAM/L2 bytes, "
-                     "HBM events and bits, link bits, static power (45 nm defaults, scaled)",
+                     "HBM events and bits, link bits, static power (the technology's tables); the "
+                     "power limit and its clock governor",
                      "gpu", [](const ConfigNode& hw, StatGroup& stats) {
                          const auto params = hw::HardwareParams::from_config(hw);
                          EnergyParams::from_config(hw, params).publish(stats, params);

@@ -2,6 +2,7 @@
 #include "models/gpu/gpu_op_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <systemc>
 
 #include "models/gpu/kernels/kernels.h"
@@ -24,6 +25,8 @@ GpuOpModel::Stats::Stats(StatGroup& g)
                                  "kernels stopped after steady waves and extrapolated (sampled)")),
       reused(g.add_counter(
           "reused", "count", "operators identical to one simulated before, given its result")),
+      power_limited(g.add_counter(
+          "power_limited", "count", "kernels the power limit slowed (SM clock lowered)")),
       warp_instructions(g.add_scalar("warp_instructions_simulated",
                                      "count",
                                      "warp-instructions issued in simulation (not extrapolated)")),
@@ -217,14 +220,42 @@ GpuOpModel::Outcome GpuOpModel::run_kernels(const Op& op,
         if (uses_tensor_cores(k)) config.clock_hz = params_.tensor_clock_hz;
         GpuCore core(config, params_.hbm.core, k);
         const KernelResult r = core.run(sampling);
-        out.kernel_time += ClockDomain("sm", config.clock_hz).to_ps(Cycle{r.cycles});
+        const TimePs at_max = ClockDomain("sm", config.clock_hz).to_ps(Cycle{r.cycles});
+        EnergyBreakdown e = energy_of(r, core, op.dtype);
+        // The power limit, solved from the kernel's split rather than re-simulated: its SM
+        // side stretches as 1/f, its DRAM traffic cannot go faster than the HBM peak, its
+        // on-chip energy follows V(f)^2 and its HBM energy does not.
+        energy::ClockedLoad load;
+        load.max_clock_hz = double(config.clock_hz);
+        load.seconds = to_seconds(at_max);
+        load.floor_seconds =
+            (r.totals.dram_read_bytes + r.totals.dram_write_bytes) / params_.hbm.peak_bandwidth();
+        load.on_chip_joules = e.compute + e.sram + e.l2;
+        load.fixed_joules = e.dram;
+        load.static_w = energy_.table.static_power;
+        const energy::GovernedLoad g = energy::govern(energy_.governor, load);
+        TimePs kernel_time = at_max;
+        if (g.limited) {
+            kernel_time = TimePs{
+                static_cast<uint64_t>(std::ceil(g.seconds * static_cast<double>(kPsPerSecond)))};
+            out.power_limited = true;
+        }
+        e.compute *= g.voltage_factor;
+        e.sram *= g.voltage_factor;
+        e.l2 *= g.voltage_factor;
+        out.kernel_time += kernel_time;
+        out.clock_hz += g.clock_hz * to_seconds(kernel_time);
+        out.max_clock_hz += load.max_clock_hz * to_seconds(kernel_time);
         metrics.push_back(metrics_of(k, r, core));
-        out.energy += energy_of(r, core, op.dtype);
+        out.energy += e;
         out.extrapolated = out.extrapolated || r.extrapolated;
         out.warp_instructions_simulated += double(r.sm.warp_instructions);
         out.cycles_simulated += double(r.simulated_cycles);
     }
     out.metrics = merged(metrics);
+    const double busy = to_seconds(out.kernel_time);
+    out.clock_hz = busy > 0 ? out.clock_hz / busy : double(params_.core.clock_hz);
+    out.max_clock_hz = busy > 0 ? out.max_clock_hz / busy : double(params_.core.clock_hz);
     return out;
 }
 
@@ -288,9 +319,14 @@ OpResult GpuOpModel::execute(const Op& op) {
     res.model = sampled_ ? "gpu.sm" : "gpu.sm_cycle";
     res.energy = o.energy;
     res.static_power = energy_.table.static_power;
+    res.power_limit = energy_.governor.power_limit_w;
+    res.clock_hz = o.clock_hz;
+    res.max_clock_hz = o.max_clock_hz;
+    res.power_limited = o.power_limited;
 
     ++stats_.kernels;
     if (o.extrapolated) ++stats_.extrapolated;
+    if (o.power_limited) ++stats_.power_limited;
     stats_.dram_utilisation.sample(byte_share);
     stats_.achieved_occupancy.sample(res.kernel->achieved_occupancy);
     return res;

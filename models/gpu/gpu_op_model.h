@@ -45,6 +45,9 @@ class GpuOpModel final : public OpModel {
         EnergyBreakdown energy;
         bool extrapolated = false;
         double warp_instructions_simulated = 0, cycles_simulated = 0;
+        double clock_hz = 0;      ///< busy-time-weighted SM clock the kernels ran at
+        double max_clock_hz = 0;  ///< the same without the power limit
+        bool power_limited = false;
     };
     Outcome run_kernels(const Op& op, const std::vector<KernelLaunch>& kernels) const;
     GpuTarget target() const { return {params_.core, params_.tensor}; }
@@ -65,6 +68,7 @@ class GpuOpModel final : public OpModel {
         Counter& kernels;
         Counter& extrapolated;
         Counter& reused;
+        Counter& power_limited;
         Scalar& warp_instructions;
         Scalar& simulated_cycles;
         Distribution& dram_utilisation;

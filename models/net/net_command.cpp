@@ -9,6 +9,7 @@
 #include "models/net/net_params.h"
 #include "models/net/register.h"
 #include "sim/config/loader.h"
+#include "sim/config/presets.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/stats/group.h"
@@ -75,7 +76,8 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
     po::options_description opts("wallsim net options");
     auto add = opts.add_options();
     add("help,h", "show this help");
-    add("topology", po::value(&file)->required(), "cluster network (configs/net/*.yaml)");
+    add("topology", po::value(&file)->required(),
+        "cluster network: a preset name (dgx_h100; see wallsim list) or a .yaml file");
     add("set", po::value(&overrides)->composing(), "override a config key: a.b=value");
     add("collective", po::value(&collective_text)->default_value("allreduce"),
         "allreduce, allgather, reducescatter or alltoall (a direct exchange)");
@@ -99,7 +101,8 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
         throw option_error("--algorithm", "alltoall is a direct exchange; leave --algorithm ring");
     const std::vector<uint64_t> sizes = sizes_option(sizes_text);
 
-    const auto doc = load_config(file, overrides);
+    const auto doc =
+        load_config(resolve_preset("net", file, "", {"--topology", 0, 0}, ""), overrides, "net");
     const ConfigNode root = ConfigNode::root_of(doc);
     const NetParams params = NetParams::from_config(root);
     root.reject_unknown_keys_recursive();

@@ -5,6 +5,7 @@
 #include <systemc>
 
 #include "sim/config/loader.h"
+#include "sim/config/presets.h"
 
 namespace sim::net {
 
@@ -31,18 +32,19 @@ std::optional<NetParams> network_of(const ConfigNode& hw, Algorithm& algorithm) 
     std::string algorithm_text = "ring";
     n->get_choice("algorithm", algorithm_text, {"ring", "tree", "hierarchical"});
     algorithm = parse_algorithm(algorithm_text);
-    // Relative to the file that names it, like extends; from --set, to the working directory.
+    // A preset name (dgx_h100) or a path relative to the file that names it, like extends;
+    // from --set, relative to the working directory.
     const SourceLocation at = n->location_of("topology");
-    const std::filesystem::path base =
-        at.line > 0 ? std::filesystem::path(at.file).parent_path() : std::filesystem::path();
-    const std::string path = (base / file).lexically_normal().string();
+    const std::string base =
+        at.line > 0 ? std::filesystem::path(at.file).parent_path().string() : std::string();
+    const std::string path = resolve_preset("net", file, base, at, n->child_path("topology"));
     if (!std::filesystem::exists(path))
         n->fail("topology", "'" + file + "' not found (looked for " + path + ")");
     // Record where it was found, so that resolved_config.yaml (written elsewhere) still
     // names the same file: YAML nodes share their document.
     YAML::Node writable = n->yaml();
     writable["topology"] = std::filesystem::absolute(path).lexically_normal().string();
-    const auto doc = load_config(path);
+    const auto doc = load_config(path, {}, "net");
     const ConfigNode root = ConfigNode::root_of(doc);
     NetParams p = NetParams::from_config(root);
     root.reject_unknown_keys_recursive();

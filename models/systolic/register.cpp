@@ -14,17 +14,18 @@ void register_systolic(Registry& r) {
                   [](const ConfigNode& hw, StatGroup& stats) {
                       SystolicParams::from_config(hw).publish(stats);
                   }});
-    r.add_model({"systolic.array",
-                 "R x C systolic array: per-fold fill/stream/drain timing in closed form, "
-                 "folding, SRAM double buffers, DRAM stalls, energy per MAC/SRAM/DRAM byte",
-                 "systolic",
-                 Fidelity::Cycle,
-                 {OpKind::Gemm, OpKind::Conv2d},
-                 [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-                     const SystolicParams p = SystolicParams::from_config(ctx.hw);
-                     return std::make_unique<SystolicOpModel>(p.array, p.dram_bandwidth, ctx.stats,
-                                                              ctx.executor);
-                 }});
+    r.add_model(
+        {"systolic.array",
+         "R x C systolic array: per-fold fill/stream/drain timing in closed form, "
+         "folding, SRAM double buffers, DRAM stalls, energy per MAC/SRAM/DRAM byte",
+         "systolic",
+         Fidelity::Cycle,
+         {OpKind::Gemm, OpKind::Conv2d, OpKind::Elementwise, OpKind::Reduction, OpKind::Memcpy},
+         [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
+             const SystolicParams p = SystolicParams::from_config(ctx.hw);
+             return std::make_unique<SystolicOpModel>(p.array, p.tpu, p.dram_bandwidth, ctx.stats,
+                                                      ctx.executor);
+         }});
     r.add_command({"systolic", "run a SCALE-Sim topology or a GEMM on a systolic array (--help)",
                    run_systolic_command});
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `wallsim systolic`: runs a SCALE-Sim topology (or one GEMM) on a systolic array described by
 // a wallsim hardware file (--hw) or by SCALE-Sim's own .cfg (--scalesim-config), and writes
-// SCALE-Sim's per-layer reports plus stats.json, atomically. --functional moves real values
-// through the PE grid and checks the product; --wavefront prints it cycle by cycle.
+// layers.csv (wallsim's timing) and stats.json, atomically; with a SCALE-Sim .cfg also
+// SCALE-Sim v2's three reports, replayed by its own rules (scalesim_replay.h). --functional moves
+// real values through the PE grid and checks the product; --wavefront prints it cycle by cycle.
 #include <boost/program_options.hpp>
 
 #include <charconv>
@@ -75,11 +76,14 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
         "topology", po::value(&topology_file), "SCALE-Sim topology CSV (conv or GEMM M,N,K)")(
         "gemm", po::value(&gemm_text), "one GEMM M,N,K instead of a topology")(
         "functional", "compute the product through the PE grid and check it (small layers)")(
+        "timing-only",
+        "with --scalesim-config: skip SCALE-Sim's reports (their replay costs one step per SRAM "
+        "access); write layers.csv and stats.json only")(
         "wavefront", "with --functional: print the grid every cycle (arrays up to 32x32)")(
         "seed", po::value(&seed_text)->default_value("1"), "seed of the functional operands")(
         "out", po::value(&out_dir),
-        "write COMPUTE_REPORT.csv, BANDWIDTH_REPORT.csv, DETAILED_ACCESS_REPORT.csv, "
-        "layers.csv and stats.json here");
+        "write layers.csv and stats.json here, and with --scalesim-config SCALE-Sim v2's "
+        "COMPUTE_REPORT.csv, BANDWIDTH_REPORT.csv and DETAILED_ACCESS_REPORT.csv");
     if (print_help_if_asked(opts, args)) return 0;
     const po::variables_map vm = parse_options(args, opts);
     if (hw_file.empty() == cfg_file.empty())
@@ -97,6 +101,7 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
     StatGroup stats(nullptr, "");
     Logging logging(spdlog::level::warn, [] { return TimePs{0}; });
     std::unique_ptr<HardwareSetup> setup;
+    std::unique_ptr<ScaleSimConfig> scalesim;
     ArrayParams array;
     std::string hw_name;
     if (!hw_file.empty()) {
@@ -108,9 +113,9 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
         array = SystolicParams::from_config(setup->root()).array;
         hw_name = setup->name();
     } else {
-        const ScaleSimConfig cfg = read_scalesim_config(cfg_file);
-        array = cfg.array;
-        hw_name = cfg.run_name;
+        scalesim = std::make_unique<ScaleSimConfig>(read_scalesim_config(cfg_file));
+        array = scalesim->array;
+        hw_name = scalesim->run_name;
         publish_array(stats.add_group("hw"), array);
     }
     std::vector<LayerRun> runs;
@@ -135,11 +140,23 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
         if (wavefront && (array.rows > 32 || array.cols > 32))
             throw option_error("--wavefront", "needs an array of at most 32x32");
     }
-    std::unique_ptr<OutputDir> out;
-    if (!out_dir.empty()) out = std::make_unique<OutputDir>(out_dir);
-
     for (LayerRun& r : runs)
         r.timing = time_layer(array, r.layer);
+    // SCALE-Sim's own reports, by its rules, for its own hardware description.
+    std::vector<ScaleSimLayerReport> scalesim_reports;
+    const bool replay = scalesim && !out_dir.empty() && vm.count("timing-only") == 0;
+    if (replay) {
+        for (const LayerRun& r : runs) {
+            try {
+                scalesim_reports.push_back(replay_scalesim_layer(*scalesim, r.layer));
+            } catch (const ConfigError& e) {
+                throw ConfigError({topology_file.empty() ? "--gemm" : topology_file, 0, 0},
+                                  r.layer.name, e.message());
+            }
+        }
+    }
+    std::unique_ptr<OutputDir> out;
+    if (!out_dir.empty()) out = std::make_unique<OutputDir>(out_dir);
 
     std::string functional_csv =
         "index,name,m,n,k,matches_reference,cycles,timing_compute_cycles\n";
@@ -222,9 +239,11 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
                               {"dataflow", to_string(array.dataflow)},
                               {"overrides", overrides}},
                          stats);
-        out->write("COMPUTE_REPORT.csv", compute_report_csv(runs));
-        out->write("BANDWIDTH_REPORT.csv", bandwidth_report_csv(runs));
-        out->write("DETAILED_ACCESS_REPORT.csv", detailed_access_report_csv(runs));
+        if (replay) {
+            out->write("COMPUTE_REPORT.csv", compute_report_csv(scalesim_reports));
+            out->write("BANDWIDTH_REPORT.csv", bandwidth_report_csv(scalesim_reports));
+            out->write("DETAILED_ACCESS_REPORT.csv", detailed_access_report_csv(scalesim_reports));
+        }
         out->write("layers.csv", layers_csv(runs, array));
         if (functional) out->write("functional.csv", functional_csv);
         if (setup) out->write("resolved_config.yaml", dump_config(setup->document()));

@@ -89,6 +89,20 @@ SystolicParams SystolicParams::from_config(const ConfigNode& root) {
         e->reject_unknown_keys();
     }
     if (p.hbm_backing) a.dram_energy_per_byte = p.hbm_backing->energy_per_byte;
+    if (const auto t = s.optional_child("tpu")) {
+        TpuParams& tp = p.tpu;
+        tp.enabled = true;
+        whole(*t, "weight_fifo_tiles", tp.weight_fifo_tiles, 1, 1u << 20);
+        whole(*t, "accumulator_rows", tp.accumulator_rows, 2, uint64_t{1} << 32);
+        whole(*t, "vector_width", tp.vector_width, 1, 1u << 20);
+        double host = 0;
+        if (!t->get_quantity("host_bandwidth", Dimension::Bandwidth, host))
+            t->fail("host_bandwidth", "required key is missing");
+        if (!(host > 0)) t->fail("host_bandwidth", "must be > 0");
+        tp.host_bytes_per_cycle = host / a.clock_hz;
+        t->reject_unknown_keys();
+        tp.validate();
+    }
     s.reject_unknown_keys();
     a.validate();
     return p;

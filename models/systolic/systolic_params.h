@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/systolic/core/array_params.h"
+#include "models/systolic/core/tpu_pipeline.h"
 #include "models/systolic/hbm_backing.h"
 #include "sim/config/config_node.h"
 
@@ -23,6 +24,9 @@ struct SystolicParams {
     /// sustained; its bandwidth and energy per byte then drive the array.
     std::optional<HbmBacking> hbm_backing;
     uint64_t dram_capacity = 0;  ///< bytes; informational
+    /// The `tpu:` section: TPU v1's Weight FIFO, accumulators, activation unit and host link
+    /// (core/tpu_pipeline.h) time matrix, vector, pooling and host-transfer operators.
+    TpuParams tpu;
 
     /// Reads root.systolic; throws ConfigError at the offending key.
     static SystolicParams from_config(const ConfigNode& root);

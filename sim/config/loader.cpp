@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "sim/config/presets.h"
+
 namespace sim {
 
 namespace fs = std::filesystem;
@@ -83,23 +85,42 @@ void merge_into(YAML::Node target,
     }
 }
 
+// The file `extends: name_or_path` stands for, seen from the file at path.
+std::string parent_file(const std::string& path,
+                        const std::string& name_or_path,
+                        const std::string& preset_folder,
+                        const SourceLocation& at) {
+    const fs::path dir = fs::path(path).parent_path();
+    if (looks_like_path(name_or_path) || preset_folder.empty())
+        return (dir / name_or_path).lexically_normal().string();
+    std::error_code ec;
+    const fs::path sibling = dir / (name_or_path + ".yaml");
+    if (fs::is_regular_file(sibling, ec)) return sibling.lexically_normal().string();
+    return resolve_preset(preset_folder, name_or_path, "", at, "extends");
+}
+
 LoadedTree extend_tree(YAML::Node root,
                        const std::string& path,
+                       const std::string& preset_folder,
                        std::set<std::string>& chain,
                        int depth);
 
-LoadedTree load_tree(const std::string& path, std::set<std::string>& chain, int depth) {
+LoadedTree load_tree(const std::string& path,
+                     const std::string& preset_folder,
+                     std::set<std::string>& chain,
+                     int depth) {
     const std::string text = read_text_file(path);
     YAML::Node root = parse_yaml(text, path);
     if (!root.IsMap()) {
         throw ConfigError({path, 1, 1}, "", "expected a YAML map at the top of the file");
     }
-    return extend_tree(root, path, chain, depth);
+    return extend_tree(root, path, preset_folder, chain, depth);
 }
 
 // root (read from path) merged on top of the chain of files its `extends:` names.
 LoadedTree extend_tree(YAML::Node root,
                        const std::string& path,
+                       const std::string& preset_folder,
                        std::set<std::string>& chain,
                        int depth) {
     const YAML::Node& const_root = root;
@@ -109,8 +130,7 @@ LoadedTree extend_tree(YAML::Node root,
     const SourceLocation at{path, extends.Mark().line + 1, extends.Mark().column + 1};
     if (!extends.IsScalar()) throw ConfigError(at, "extends", "expected a file path");
     if (depth >= kMaxExtendsDepth) throw ConfigError(at, "extends", "extends chain is too deep");
-    const std::string parent_path =
-        (fs::path(path).parent_path() / extends.Scalar()).lexically_normal().string();
+    const std::string parent_path = parent_file(path, extends.Scalar(), preset_folder, at);
     std::error_code ec;
     const std::string canonical = fs::weakly_canonical(parent_path, ec).string();
     if (chain.count(canonical)) {
@@ -121,7 +141,7 @@ LoadedTree extend_tree(YAML::Node root,
                           "'" + extends.Scalar() + "' not found (looked for " + parent_path + ")");
     }
     chain.insert(canonical);
-    LoadedTree parent = load_tree(parent_path, chain, depth + 1);
+    LoadedTree parent = load_tree(parent_path, preset_folder, chain, depth + 1);
     root.remove("extends");
     merge_into(parent.root, root, "", path, parent.sources);
     return parent;
@@ -142,11 +162,12 @@ std::string read_text_file(const std::string& path) {
 }
 
 std::shared_ptr<ConfigDocument> load_config(const std::string& path,
-                                            const std::vector<std::string>& overrides) {
+                                            const std::vector<std::string>& overrides,
+                                            const std::string& preset_folder) {
     std::set<std::string> chain;
     std::error_code ec;
     chain.insert(fs::weakly_canonical(path, ec).string());
-    LoadedTree tree = load_tree(path, chain, 0);
+    LoadedTree tree = load_tree(path, preset_folder, chain, 0);
     auto doc = std::make_shared<ConfigDocument>(tree.root, path);
     for (const auto& [key_path, file] : tree.sources)
         doc->set_source(key_path, file);
@@ -159,7 +180,8 @@ std::shared_ptr<ConfigDocument> load_config(const std::string& path,
 std::shared_ptr<ConfigDocument> load_inline_config(const YAML::Node& node,
                                                    const std::string& file,
                                                    const std::vector<std::string>& skip,
-                                                   const std::vector<std::string>& overrides) {
+                                                   const std::vector<std::string>& overrides,
+                                                   const std::string& preset_folder) {
     const YAML::Mark mark = node.Mark();
     if (!node.IsMap()) {
         throw ConfigError({file, mark.line + 1, mark.column + 1}, "", "expected a map");
@@ -173,7 +195,7 @@ std::shared_ptr<ConfigDocument> load_inline_config(const YAML::Node& node,
     std::set<std::string> chain;
     std::error_code ec;
     chain.insert(fs::weakly_canonical(file, ec).string());
-    LoadedTree tree = extend_tree(root, file, chain, 0);
+    LoadedTree tree = extend_tree(root, file, preset_folder, chain, 0);
     auto doc = std::make_shared<ConfigDocument>(tree.root, file);
     for (const auto& [key_path, source] : tree.sources)
         doc->set_source(key_path, source);

@@ -18,10 +18,14 @@ namespace sim {
 std::string read_text_file(const std::string& path);
 
 /// Loads path (with its extends chain) and applies overrides ("a.b.c=value", value in YAML
-/// syntax). Throws ConfigError for a missing file, malformed YAML, a cycle in extends, a root
-/// that is not a map, or a malformed override.
+/// syntax). `extends:` names a file relative to the including file, or a preset: a bare name
+/// (no '/', no .yaml) is <name>.yaml next to the including file if there is one, else the
+/// shipped preset configs/<preset_folder>/<name>.yaml (sim/config/presets.h). Throws
+/// ConfigError for a missing file, malformed YAML, a cycle in extends, a root that is not a
+/// map, or a malformed override.
 std::shared_ptr<ConfigDocument> load_config(const std::string& path,
-                                            const std::vector<std::string>& overrides = {});
+                                            const std::vector<std::string>& overrides = {},
+                                            const std::string& preset_folder = "");
 
 /// A config written inline in another file (an instance of a system file): node's keys, on
 /// top of the file its `extends:` names (relative to file, as in a config file of its own),
@@ -29,7 +33,8 @@ std::shared_ptr<ConfigDocument> load_config(const std::string& path,
 std::shared_ptr<ConfigDocument> load_inline_config(const YAML::Node& node,
                                                    const std::string& file,
                                                    const std::vector<std::string>& skip,
-                                                   const std::vector<std::string>& overrides = {});
+                                                   const std::vector<std::string>& overrides = {},
+                                                   const std::string& preset_folder = "hw");
 
 /// Parses YAML text (for tests and inline configs); `label` stands in for the file name.
 std::shared_ptr<ConfigDocument> parse_config_text(const std::string& text,

@@ -8,10 +8,12 @@
 #include <systemc>
 
 #include "sim/config/loader.h"
+#include "sim/config/presets.h"
 #include "sim/core/host_memory.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/run.h"
 #include "sim/registry/registry.h"
+#include "sim/sweep/sweep_command.h"
 #include "sim/system/system.h"
 #include "sim/trace/op_cost.h"
 #include "sim/trace/trace_parser.h"
@@ -23,24 +25,39 @@ namespace {
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 1;
 
-const char* const kUsage =
+// The commands wallsim itself has; models contribute the rest (Registry::add_command).
+const char* const kBuiltinUsage =
     "usage: wallsim <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run --hw FILE --trace FILE --out DIR [--set key=value]... [--fidelity F] [--seed N]\n"
-    "                          simulate a trace on a hardware config\n"
+    "  run --hw HW --trace FILE --out DIR [--set key=value]... [--fidelity F] [--strict]\n"
+    "                          simulate a trace on a hardware config (HW: a preset name such\n"
+    "                          as h100, or a .yaml file): a one-device system\n"
     "  run --system FILE --trace FILE --out DIR [--set instance.key=value]...\n"
     "                          simulate a trace on a system (configs/systems/*.yaml)\n"
-    "  elaborate --system FILE | --hw FILE\n"
+    "  elaborate --system FILE | --hw HW\n"
     "                          print a system's module tree, parameters and bindings\n"
-    "  list                    list devices, timing models and operator kinds\n"
-    "  validate-config FILE [--set key=value]...\n"
+    "  list                    list presets, devices, timing models, module kinds, commands\n"
+    "                          and op kinds\n"
+    "  validate-config HW [--set key=value]...\n"
     "                          check a hardware config and print its derived figures\n"
     "  validate-trace FILE     check an operator trace and print its totals\n"
-    "  hbm --hw FILE --pattern P --bytes N [--out DIR]\n"
-    "                          drive the cycle-level HBM model with a traffic pattern\n"
-    "\n"
-    "Run 'wallsim <command> --help' for the options of a command.\n";
+    "  sweep EXPERIMENT.yaml [--jobs N | --slurm] [--out DIR]\n"
+    "                          run every point of an experiment; results.csv\n";
+
+// Every command, the built-in ones and those the models registered, one line each.
+std::string usage() {
+    sim::Registry registry;
+    sim::register_all(registry);
+    std::string text = kBuiltinUsage;
+    for (const std::string& name : registry.command_names()) {
+        const sim::CommandEntry* c = registry.find_command(name);
+        std::string line = "  " + name;
+        line += std::string(line.size() < 26 ? 26 - line.size() : 1, ' ');
+        text += line + c->description + "\n";
+    }
+    return text + "\nRun 'wallsim <command> --help' for the options of a command.\n";
+}
 
 // A message must stay on one line, whatever a library put in it.
 std::string one_line(std::string s) {
@@ -53,8 +70,9 @@ std::string one_line(std::string s) {
 int cmd_run(const std::vector<std::string>& args) {
     sim::RunOptions o;
     po::options_description opts("wallsim run options");
-    opts.add_options()("help,h", "show this help")("hw", po::value(&o.hw_file),
-                                                   "hardware config (configs/hw/*.yaml)")(
+    opts.add_options()("help,h", "show this help")(
+        "hw", po::value(&o.hw_file),
+        "hardware: a preset name (h100; see wallsim list) or a .yaml file")(
         "system", po::value(&o.system_file),
         "system file (configs/systems/*.yaml), instead of --hw")(
         "trace", po::value(&o.trace_file)->required(), "operator trace (.yaml or .jsonl)")(
@@ -68,10 +86,14 @@ int cmd_run(const std::vector<std::string>& args) {
         "log-level", po::value(&o.log_level)->default_value("warn"),
         "trace, debug, info, warn, error or off")("log", po::value(&o.log_levels)->composing(),
                                                   "per-logger level: name=level (repeatable)")(
-        "no-progress", "never draw the progress bar");
+        "no-progress", "never draw the progress bar")(
+        "strict",
+        "fail (exit 2, nothing written) when any operator would run below the "
+        "fidelity asked for, instead of warning");
     if (sim::print_help_if_asked(opts, args)) return 0;
     const po::variables_map vm = sim::parse_options(args, opts);
     o.progress = vm.count("no-progress") == 0;
+    o.strict = vm.count("strict") != 0;
     if (o.hw_file.empty() == o.system_file.empty())
         throw sim::ConfigError({"--hw", 0, 0}, "", "give exactly one of --hw and --system");
 
@@ -88,6 +110,15 @@ int cmd_run(const std::vector<std::string>& args) {
 int cmd_list() {
     sim::Registry registry;
     sim::register_all(registry);
+    std::cout << "Presets (use the name: --hw h100, extends: h100, --topology dgx_h100; files in "
+              << sim::configs_dir() << "):\n";
+    for (const char* folder : {"hw", "net", "technology", "models", "cim"}) {
+        std::cout << "  " << folder << ":";
+        for (const std::string& name : sim::preset_names(folder))
+            std::cout << ' ' << name;
+        std::cout << "\n";
+    }
+    std::cout << "\n";
     registry.print(std::cout);
     sim::system::KindRegistry kinds;
     sim::register_all_kinds(kinds);
@@ -177,13 +208,13 @@ int cmd_validate_trace(const std::vector<std::string>& args) {
 
 int dispatch(int argc, char** argv) {
     if (argc < 2) {
-        std::cerr << kUsage;
+        std::cerr << usage();
         return kExitBadInput;
     }
     const std::string command = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);
     if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << kUsage;
+        std::cout << usage();
         return 0;
     }
     if (command == "--version") {
@@ -197,8 +228,14 @@ int dispatch(int argc, char** argv) {
     if (command == "elaborate") return cmd_elaborate(args);
     sim::Registry registry;
     sim::register_all(registry);
+    if (command == "sweep") {
+        std::vector<std::string> commands{"run"};
+        for (const auto& name : registry.command_names())
+            commands.push_back(name);
+        return sim::sweep::sweep_command(commands, args);
+    }
     if (const sim::CommandEntry* c = registry.find_command(command)) return c->run(registry, args);
-    std::string known = "run, list, validate-config, validate-trace, elaborate";
+    std::string known = "run, list, validate-config, validate-trace, elaborate, sweep";
     for (const auto& name : registry.command_names())
         known += ", " + name;
     std::cerr << "wallsim: error: unknown command '" << command << "'; expected one of: " << known

@@ -13,7 +13,8 @@ std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& resu
     std::string out =
         "index,name,kind,stream,dtype,unit,fidelity,model,start_us,time_us,flops,bytes,"
         "intensity,achieved_tflops,achieved_gbps,roof_tflops,flop_util,bw_util,bound,"
-        "energy_j,compute_j,data_movement_j,static_j,power_w,tflops_per_w\n";
+        "energy_j,compute_j,data_movement_j,static_j,power_w,tflops_per_w,clock_mhz,"
+        "power_limited,fallback\n";
     out.reserve(out.size() + results.size() * 320);
     RowWriter row(out);
     for (size_t i = 0; i < results.size(); ++i) {
@@ -60,6 +61,11 @@ std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& resu
             .num(static_joules)
             .maybe(if_positive(seconds, total / seconds))
             .maybe(if_positive(total, r.cost.flops / total / 1e12));
+        // The SM clock it ran at (empty off the SMs), whether the power limit lowered it, and
+        // why it ran at a lower fidelity than asked (empty: it did not).
+        row.maybe(if_positive(r.clock_hz, r.clock_hz / 1e6))
+            .num(uint64_t{r.power_limited ? 1u : 0u})
+            .text(r.fallback);
         row.end();
     }
     return out;

@@ -7,8 +7,10 @@
 #include <map>
 
 #include "sim/config/loader.h"
+#include "sim/config/presets.h"
 #include "sim/engine/ops_csv.h"
 #include "sim/engine/output_dir.h"
+#include "sim/engine/power_stats.h"
 #include "sim/engine/progress.h"
 #include "sim/engine/trace_driver.h"
 #include "sim/system/system.h"
@@ -148,6 +150,8 @@ void publish_run_stats(StatGroup& run, const Trace& trace, const std::vector<OpR
         }
     };
     publish_energy(run.add_group("energy"), energy, static_power, sim_seconds, flops);
+    publish_power(run.add_group("power"), results, energy.dynamic() + static_power * sim_seconds,
+                  sim_seconds);
     publish_communication(run.add_group("communication"), merge_intervals(communication),
                           merge_intervals(compute), sim_seconds);
     publish_slices(run.add_group("by_kind"), by_kind, "of kind");
@@ -231,44 +235,64 @@ HardwareSetup::HardwareSetup(const Registry& registry,
                              StatGroup& stats_root,
                              Logging& logging,
                              uint64_t seed)
-    : HardwareSetup(registry, load_config(hw_file, overrides), stats_root, logging, seed,
+    : HardwareSetup(registry,
+                    load_config(resolve_preset("hw", hw_file, "", {"--hw", 0, 0}, ""), overrides,
+                                "hw"),
+                    stats_root,
+                    logging,
+                    seed,
                     no_device_) {}
 
 exec::JobTimes HardwareSetup::NoDevice::run(const exec::Job&) {
     throw SimBug("an operator ran on a device set up only to read its configuration");
 }
 
-OpModel& HardwareSetup::choose(const Op& op, std::optional<Fidelity> requested) {
+OpModel& HardwareSetup::choose(const Op& op,
+                               std::optional<Fidelity> requested,
+                               Fallback* fallback) {
     OpModel* best = nullptr;
     const ModelEntry* best_entry = nullptr;
     OpModel* analytic = nullptr;
+    const ModelEntry* declined = nullptr;  // the most detailed wanted model that declined op
     std::string reason;
     for (auto& [entry, model] : models_) {
         if (std::find(entry->kinds.begin(), entry->kinds.end(), op.kind) == entry->kinds.end())
             continue;
+        const bool wanted = requested ? entry->fidelity == *requested : true;
         if (!model->supports(op)) {
-            reason = model->why_unsupported(op);
+            if (wanted &&
+                (!declined || fidelity_rank(entry->fidelity) < fidelity_rank(declined->fidelity))) {
+                declined = entry;
+                reason = model->why_unsupported(op);
+            }
             continue;
         }
         if (entry->fidelity == Fidelity::Analytic && !analytic) analytic = model.get();
-        const bool wanted = requested ? entry->fidelity == *requested : true;
         if (wanted &&
             (!best_entry || fidelity_rank(entry->fidelity) < fidelity_rank(best_entry->fidelity))) {
             best = model.get();
             best_entry = entry;
         }
     }
-    if (best) return *best;
-    if (analytic) {
-        const std::string key = to_string(op.kind);
-        if (std::find(warned_.begin(), warned_.end(), key) == warned_.end()) {
-            warned_.push_back(key);
-            logging_.get("engine")->warn(
-                "no {} model runs '{}' ops on device '{}'{}; using analytic (see ops.csv fidelity)",
-                requested ? to_string(*requested) : "detailed", key, device_,
-                reason.empty() ? "" : " (" + reason + ")");
+    // Under auto an op that only an analytic model was ever meant to run is not a fallback;
+    // one a more detailed model declined is.
+    if (best &&
+        !(declined && fidelity_rank(declined->fidelity) < fidelity_rank(best_entry->fidelity))) {
+        return *best;
+    }
+    if (best || analytic) {
+        if (fallback) {
+            fallback->wanted = to_string(declined    ? declined->fidelity
+                                         : requested ? *requested
+                                                     : Fidelity::Analytic);
+            fallback->declined = declined ? declined->name : "";
+            fallback->reason = reason;
+            fallback->used = best ? best_entry->name : "gpu.analytic";
+            for (auto& [entry, model] : models_) {
+                if (model.get() == (best ? best : analytic)) fallback->used = entry->name;
+            }
         }
-        return *analytic;
+        return best ? *best : *analytic;
     }
     throw ConfigError(op.where, "kind",
                       "no model can run this " + to_string(op.kind) + " operator on device '" +
@@ -332,6 +356,8 @@ RunSummary run_simulation(const Registry& registry,
     Trace trace = parse_trace_file(options.trace_file);
     std::vector<OpModel*> models;
     models.reserve(trace.ops.size());
+    std::vector<std::string> fallback_of(trace.ops.size());
+    FallbackLog fallbacks;
     for (Op& op : trace.ops) {
         size_t d = 0;
         if (!op.device.empty()) {
@@ -347,8 +373,13 @@ RunSummary run_simulation(const Registry& registry,
             }
         }
         op.device = devices[d]->spec->name;
-        models.push_back(&setups[d]->choose(op, requested));
+        Fallback f;
+        models.push_back(&setups[d]->choose(op, requested, &f));
+        if (f.empty()) continue;
+        fallbacks.add(op, f);
+        fallback_of[op.index] = f.describe();
     }
+    if (options.strict && fallbacks.count() > 0) throw fallbacks.strict_error();
     OutputDir out(options.out_dir);
 
     auto engine_log = logging.get("engine");
@@ -363,7 +394,14 @@ RunSummary run_simulation(const Registry& registry,
     driver.rethrow_if_failed();
     SIM_ASSERT(driver.finished(), "the simulation stopped with operators still waiting");
 
-    publish_run_stats(stats.add_group("run"), trace, driver.results());
+    // After the run, so that a run that fails prints its one error line and nothing else.
+    fallbacks.warn(*engine_log);
+    for (size_t i = 0; i < fallback_of.size(); ++i) {
+        if (!fallback_of[i].empty()) driver.results()[i].fallback = std::move(fallback_of[i]);
+    }
+    StatGroup& run_stats = stats.add_group("run");
+    publish_run_stats(run_stats, trace, driver.results());
+    fallbacks.publish(run_stats.add_group("fidelity"));
     machine.publish(stats.add_group("system"));
     const HardwareSetup& first = *setups.front();
     Json meta = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", first.name()},

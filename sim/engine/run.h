@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/config/config_node.h"
-#include "sim/exec/core/job.h"
+#include "sim/engine/fallbacks.h"
 #include "sim/log/log.h"
 #include "sim/registry/registry.h"
 #include "sim/stats/group.h"
@@ -30,6 +30,7 @@ struct RunOptions {
     std::string log_level = "warn";       ///< default level of every logger
     std::vector<std::string> log_levels;  ///< name=level per logger
     bool progress = true;                 ///< progress bar on a terminal
+    bool strict = false;                  ///< --strict: a fidelity fallback is an error
 };
 
 /// One device's configuration turned into its models: publishes the device's derived figures
@@ -59,9 +60,11 @@ class HardwareSetup {
     const std::string& name() const { return name_; }
 
     /// The model that runs op at the requested fidelity (nullopt: the most detailed one
-    /// available), falling back to analytic with a warning; throws ConfigError at the op's
-    /// trace line when no model can run it.
-    OpModel& choose(const Op& op, std::optional<Fidelity> requested);
+    /// available), falling back to analytic; throws ConfigError at the op's trace line when no
+    /// model can run it. A fallback is described in *fallback (left empty otherwise): the op
+    /// ran at a lower fidelity than requested, or than the most detailed model registered for
+    /// its kind, which declined it.
+    OpModel& choose(const Op& op, std::optional<Fidelity> requested, Fallback* fallback = nullptr);
 
   private:
     /// The executor of a setup that belongs to no module: running a job on it is a bug.
@@ -75,7 +78,6 @@ class HardwareSetup {
     std::string name_;
     Logging& logging_;
     std::vector<std::pair<const ModelEntry*, std::unique_ptr<OpModel>>> models_;
-    std::vector<std::string> warned_;
 };
 
 struct RunSummary {

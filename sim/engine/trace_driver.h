@@ -27,6 +27,7 @@ class TraceDriver : public sc_core::sc_module {
 
     /// Results in trace order; valid after sc_start() returns.
     const std::vector<OpResult>& results() const { return results_; }
+    std::vector<OpResult>& results() { return results_; }
     /// Whether every operator ran.
     bool finished() const { return completed_ == trace_.ops.size(); }
     /// Rethrows the first exception a model threw inside a stream thread (SystemC would

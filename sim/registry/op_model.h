@@ -48,6 +48,17 @@ struct OpResult {
     double static_power = 0;
     /// Set by cycle-level GPU models: what the kernel did (kernels.csv).
     std::optional<KernelMetrics> kernel;
+    /// The SM clock the op ran at, Hz (0: it did not run on the SMs: a collective, a copy).
+    double clock_hz = 0;
+    /// The clock it would have run at without the power limit, Hz.
+    double max_clock_hz = 0;
+    /// Its power at max_clock_hz exceeded power_limit and the governor lowered the clock.
+    bool power_limited = false;
+    /// The device's power limit (TDP), W; 0 when it has none.
+    double power_limit = 0;
+    /// Why it ran at a lower fidelity than requested (empty: it did not fall back). Set by the
+    /// engine, which chose its model.
+    std::string fallback;
 };
 
 class OpModel {

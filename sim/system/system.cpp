@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/config/loader.h"
+#include "sim/config/presets.h"
 #include "sim/stats/group.h"
 #include "sim/system/structure.h"
 #include "sim/tlm/chunk_memory.h"
@@ -380,9 +381,10 @@ SystemSpec single_device_spec(const std::string& hw_file,
                               const std::vector<std::string>& overrides,
                               const std::vector<std::string>& device_kinds) {
     SystemSpec spec;
-    spec.file = hw_file;
+    const std::string path = resolve_preset("hw", hw_file, "", {"--hw", 0, 0}, "");
+    spec.file = path;
     InstanceSpec device;
-    device.config = load_config(hw_file, overrides);
+    device.config = load_config(path, overrides, "hw");
     const ConfigNode root = ConfigNode::root_of(device.config);
     root.require("device", device.kind);
     if (std::find(device_kinds.begin(), device_kinds.end(), device.kind) == device_kinds.end()) {
@@ -393,8 +395,8 @@ SystemSpec single_device_spec(const std::string& hw_file,
                   "'" + device.kind + "' is not a registered device; expected one of: " + list);
     }
     device.name = device.kind + "0";
-    device.preset = hw_file;
-    device.where = {hw_file, 1, 1};
+    device.preset = path;
+    device.where = {path, 1, 1};
     spec.name = device.name;
     InstanceSpec memory;
     memory.where = device.where;
@@ -405,11 +407,11 @@ SystemSpec single_device_spec(const std::string& hw_file,
         memory.name = "hbm0";
         memory.kind = "hbm";
         memory.config = device.config;
-        memory.preset = hw_file;
+        memory.preset = path;
     } else {
         memory.name = "mem0";
         memory.kind = "memory";
-        memory.config = parse_config_text("ideal: true\n", hw_file);
+        memory.config = parse_config_text("ideal: true\n", path);
     }
     wire.to = parse_endpoint(memory.name, wire.where);
     spec.instances = {device, memory};

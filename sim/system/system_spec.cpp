@@ -7,6 +7,7 @@
 #include <map>
 
 #include "sim/config/loader.h"
+#include "sim/config/presets.h"
 
 namespace sim::system {
 
@@ -98,10 +99,12 @@ const InstanceSpec* SystemSpec::find(const std::string& name) const {
     return nullptr;
 }
 
-SystemSpec SystemSpec::from_file(const std::string& path,
+SystemSpec SystemSpec::from_file(const std::string& name_or_path,
                                  const std::vector<std::string>& overrides,
                                  const std::vector<std::string>& device_kinds) {
-    const std::shared_ptr<ConfigDocument> doc = load_config(path);
+    const std::string path =
+        resolve_preset("systems", name_or_path, "", {"--system", 0, 0}, "");
+    const std::shared_ptr<ConfigDocument> doc = load_config(path, {}, "systems");
     const ConfigNode root = ConfigNode::root_of(doc);
     SystemSpec spec;
     spec.file = path;

@@ -20,6 +20,12 @@ tools/plot_step.py "$tmp/step" -o "$tmp/plots/step.png" >"$tmp/step.txt"
 grep -q MFU "$tmp/step.txt" || { echo "plot_step printed no MFU"; exit 1; }
 tools/plot_generations.py "$tmp/step" "$tmp/step" -o "$tmp/plots/generations.png" --labels 'a,b'
 tools/plot_roofline.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/roofline.png" --svg
+# A baseline and its what-if on the same hardware, told apart by --label.
+tools/plot_roofline.py "$tmp/h100" "$tmp/h100" --label baseline --label what-if \
+  -o "$tmp/plots/roofline_labels.png"
+if tools/plot_roofline.py "$tmp/h100" "$tmp/h100" --label one -o "$tmp/plots/bad.png" 2>/dev/null; then
+  echo "plot_roofline accepted one --label for two runs"; exit 1
+fi
 tools/plot_ops.py "$tmp/h100" -o "$tmp/plots/ops.png" --svg
 tools/plot_energy.py "$tmp/a100" "$tmp/h100" -o "$tmp/plots/energy.png" --svg
 tools/plot_cost.py --wallsim "$wallsim" --hw configs/hw/a100.yaml,configs/hw/h100.yaml -o "$tmp/plots/cost.png"
@@ -27,7 +33,7 @@ tools/plot_systolic.py --wallsim "$wallsim" --figures roofline,traffic -o "$tmp/
 tools/plot_net.py --wallsim "$wallsim" --runs configs/net/dgx_h100.yaml,configs/net/pcie_box.yaml \
   --sizes 1KiB:1GiB -o "$tmp/plots/net.png"
 tools/plot_scaling.py --wallsim "$wallsim" --layers 2 -o "$tmp/plots/scaling.png" >/dev/null
-for f in roofline.png roofline.svg ops.png ops.svg energy.png energy.svg cost.png \
+for f in roofline.png roofline.svg roofline_labels.png ops.png ops.svg energy.png energy.svg cost.png \
          systolic_roofline.png systolic_traffic.png net.png scaling.png step.png generations.png; do
   test -s "$tmp/plots/$f" || { echo "missing $f"; exit 1; }
 done

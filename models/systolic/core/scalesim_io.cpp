@@ -187,8 +187,8 @@ ScaleSimConfig parse_scalesim_config(const std::string& text, const std::string&
             throw ConfigError({file, e.line, 0}, arch + ".bandwidth",
                               "expected one bandwidth per memory bank");
         }
-        a.dram_bytes_per_cycle =
-            double(to_uint(parts[0], file, e.line, arch + ".bandwidth", 1) * a.word_bytes);
+        cfg.bandwidth_words = to_uint(parts[0], file, e.line, arch + ".bandwidth", 1);
+        a.dram_bytes_per_cycle = double(cfg.bandwidth_words * a.word_bytes);
     } else {
         // CALC: SCALE-Sim estimates the bandwidth needed and never stalls. Bandwidth is still
         // read (it must be a number) but does not limit anything.

@@ -23,8 +23,9 @@ namespace sim::systolic {
 
 struct ScaleSimConfig {
     std::string run_name;
-    ArrayParams array;            ///< SCALE-Sim's model: 1-byte words, double-buffered, no overlap
-    bool user_bandwidth = false;  ///< InterfaceBandwidth: USER
+    ArrayParams array;             ///< SCALE-Sim's model: 1-byte words, double-buffered, no overlap
+    bool user_bandwidth = false;   ///< InterfaceBandwidth: USER
+    uint64_t bandwidth_words = 0;  ///< USER: Bandwidth, DRAM words per cycle (0 in CALC mode)
     uint64_t ifmap_offset = 0, filter_offset = 0, ofmap_offset = 0;  ///< read, not used
     std::string topology;  ///< [network_presets] TopologyCsvLoc, if present
 };

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Shipped presets by name from any working directory (--hw h100, extends: h100, --topology
+// dgx_h100), `wallsim list` showing them, `wallsim --help` listing every command, and
+// tools/gpu_experiment --help.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+
+#include "tests/testing/temp_dir.h"
+#include "tests/testing/wallsim_process.h"
+
+namespace sim {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ProcessResult;
+using testing::slurp;
+
+// `command` run in dir (not the source tree), stdout and stderr captured.
+ProcessResult run_in(const testing::TempDir& dir, const std::string& command) {
+    const auto out = dir.path() / "stdout.txt";
+    const auto err = dir.path() / "stderr.txt";
+    const std::string cmd = "cd " + dir.path().string() + " && " + command + " >" + out.string() +
+                            " 2>" + err.string() + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    ProcessResult r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+const std::string kBin = WALLSIM_BINARY;
+const std::string kTrace = std::string(WALLSIM_SOURCE_DIR) + "/traces/examples/vector_add.yaml";
+
+TEST(Presets, HwByNameFromAnotherDirectory) {
+    testing::TempDir dir;
+    const ProcessResult r = run_in(dir, kBin + " run --hw h100 --fidelity analytic --trace " +
+                                            kTrace + " --out out --no-progress");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(slurp(dir.path() / "out" / "stats.json"), HasSubstr("NVIDIA H100 SXM5 80GB"));
+    // The same run from the file gives the same stats.
+    const ProcessResult f =
+        run_in(dir, kBin + " run --hw " + WALLSIM_SOURCE_DIR + "/configs/hw/h100.yaml " +
+                        "--fidelity analytic --trace " + kTrace + " --out out2 --no-progress");
+    ASSERT_EQ(f.code, 0) << f.err;
+    const std::string a = slurp(dir.path() / "out" / "ops.csv");
+    EXPECT_EQ(a, slurp(dir.path() / "out2" / "ops.csv"));
+}
+
+TEST(Presets, ExtendsByNameAndAFilePathStillWorks) {
+    testing::TempDir dir;
+    {
+        std::ofstream f(dir.path() / "wide.yaml");
+        f << "extends: h100\nname: wide H100\nsm:\n  count: 144\n";
+    }
+    const ProcessResult r = run_in(dir, kBin + " validate-config wide.yaml");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("wide H100"));
+    EXPECT_THAT(r.out, HasSubstr("sm_count 144"));
+    const ProcessResult bad = run_in(dir, kBin + " validate-config h1000");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_THAT(bad.err, HasSubstr("'h1000' is neither a preset in configs/hw"));
+    EXPECT_THAT(bad.err, HasSubstr("h100"));
+}
+
+TEST(Presets, TopologyByName) {
+    testing::TempDir dir;
+    const ProcessResult r = run_in(dir, kBin + " net --topology dgx_h100 --sizes 1MiB");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("allreduce"));
+}
+
+TEST(Presets, ListShowsThem) {
+    testing::TempDir dir;
+    const ProcessResult r = run_in(dir, kBin + " list");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("hw: a100 h100 h200"));
+    EXPECT_THAT(r.out, HasSubstr("dgx_h100"));
+    EXPECT_THAT(r.out, HasSubstr("technology: tsmc_4n tsmc_n7"));
+}
+
+TEST(Help, ListsEveryCommand) {
+    testing::TempDir dir;
+    const ProcessResult r = run_in(dir, kBin + " --help");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* command : {"run", "list", "validate-config", "validate-trace", "hbm", "cim",
+                                "cost", "memory", "net", "systolic"})
+        EXPECT_THAT(r.out, HasSubstr("\n  " + std::string(command) + " ")) << command;
+}
+
+TEST(Help, GpuExperimentAnswersHelp) {
+    testing::TempDir dir;
+    const ProcessResult r =
+        run_in(dir, std::string(WALLSIM_SOURCE_DIR) + "/tools/gpu_experiment --help");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("tools/gpu_experiment roofline"));
+}
+
+}  // namespace
+}  // namespace sim
