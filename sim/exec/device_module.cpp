@@ -16,7 +16,10 @@ TimePs now_ps() {
 DeviceModule::DeviceModule(sc_core::sc_module_name name,
                            std::string kind,
                            const JobTableParams& params)
-    : sc_core::sc_module(name), kind_(std::move(kind)), table_(params), dummy_data_(1) {
+    : sc_core::sc_module(name),
+      kind_(std::move(kind)),
+      table_(params),
+      dummy_data_(1) {
     mem_socket.register_nb_transport_bw(this, &DeviceModule::nb_transport_bw);
     SC_METHOD(on_wakeup);
     sensitive << wake_;
@@ -96,6 +99,10 @@ void DeviceModule::send_queued() {
         trans->set_byte_enable_ptr(nullptr);
         trans->set_dmi_allowed(false);
         trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        // This device as the request's source; the payload owns the extension and keeps it
+        // across reuse (reset() frees only auto extensions).
+        if (!trans->get_extension<tlm_util::OriginExtension>())
+            trans->set_extension(new tlm_util::OriginExtension(reinterpret_cast<uintptr_t>(this)));
         in_flight_[trans] = c.job;
         ++counters_.chunks;
         tlm::tlm_phase phase = tlm::BEGIN_REQ;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/exec/core/job_table.h"
+#include "sim/tlm/origin_extension.h"
 #include "sim/tlm/payload_pool.h"
 
 namespace sim::exec {

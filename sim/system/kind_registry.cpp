@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sim/system/kind_registry.h"
 
+#include <cstdio>
+
 #include "sim/core/error.h"
 #include "sim/tlm/chunk_memory.h"
 #include "sim/tlm/interconnect.h"
@@ -56,8 +58,9 @@ BuiltModule build_memory(const std::string& name, const ConfigNode& c) {
     BuiltModule b;
     auto m = std::make_unique<MemoryModule>(name.c_str(), p);
     b.mem_target = &m->tgt_socket;
-    b.summary = ideal ? std::string("ideal (no bandwidth limit)")
-                      : std::to_string(p.bandwidth / 1e9) + " GB/s";
+    char summary[64];
+    std::snprintf(summary, sizeof summary, "%g GB/s", p.bandwidth / 1e9);
+    b.summary = ideal ? std::string("ideal (no bandwidth limit)") : std::string(summary);
     b.module = std::move(m);
     b.ports = {{"in", PortRole::MemoryTarget}};
     return b;
@@ -77,7 +80,9 @@ BuiltModule build_interconnect(const std::string& name, const ConfigNode& c) {
     auto m = std::make_unique<tlm_util::Interconnect>(name.c_str(), p);
     b.mem_target = &m->tgt_socket;
     b.mem_initiator = &m->init_socket;
-    b.summary = "latency " + std::to_string(latency / 1000.0) + " ns each way";
+    char summary[64];
+    std::snprintf(summary, sizeof summary, "latency %g ns each way", double(latency) / 1000.0);
+    b.summary = summary;
     b.module = std::move(m);
     PortSpec in{"in", PortRole::MemoryTarget};
     in.many = true;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 
@@ -305,6 +306,12 @@ void System::print_tree(std::ostream& os) const {
                     flatten(load_config(inst->spec->preset)->root(), "", base);
                     for (const auto& [key, value] : mine) {
                         auto it = base.find(key);
+                        // A file name the loader resolved to a full path is the same file.
+                        if (it != base.end() && !it->second.empty() &&
+                            std::filesystem::path(value).filename() ==
+                                std::filesystem::path(it->second).filename() &&
+                            value.find('/') != std::string::npos)
+                            continue;
                         if (it == base.end())
                             os << indent << "  | set " << key << " = " << value << "\n";
                         else if (it->second != value)

@@ -2,8 +2,10 @@
 #include "sim/tlm/chunk_memory.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/core/error.h"
+#include "sim/tlm/origin_extension.h"
 
 namespace sim::tlm_util {
 
@@ -30,13 +32,6 @@ ChunkMemory::ChunkMemory(sc_core::sc_module_name name, const ChunkMemoryParams& 
     dont_initialize();
 }
 
-TimePs ChunkMemory::transfer_time(const tlm::tlm_generic_payload& trans) const {
-    // Rounded down: a job that moves its bytes at exactly the memory's bandwidth must never
-    // find its chunks late by a rounding picosecond.
-    return TimePs{static_cast<uint64_t>(double(trans.get_data_length()) * double(kPsPerSecond) /
-                                        params_.bandwidth)};
-}
-
 tlm::tlm_sync_enum ChunkMemory::nb_transport_fw(tlm::tlm_generic_payload& trans,
                                                 tlm::tlm_phase& phase,
                                                 sc_core::sc_time& delay) {
@@ -59,56 +54,100 @@ tlm::tlm_sync_enum ChunkMemory::nb_transport_fw(tlm::tlm_generic_payload& trans,
         blocked_arrival_ = arrival;
         return tlm::TLM_ACCEPTED;
     }
-    queue_.push_back({&trans, arrival});
+    queue_.push_back({&trans, arrival, origin_of(trans)});
     wake_.notify(sc_core::SC_ZERO_TIME);
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
 }
 
-void ChunkMemory::start_next(TimePs now) {
-    const Entry e = queue_.front();
-    queue_.pop_front();
-    serving_ = e.trans;
-    serving_done_ = now + transfer_time(*e.trans);
-    busy_ += serving_done_ - now;
-    queueing_ += now - e.arrival;
-    if (blocked_) {
-        // A slot freed: the request that found the queue full is accepted now.
-        queue_.push_back({blocked_, std::max(blocked_arrival_, now)});
-        tlm::tlm_generic_payload* accepted = blocked_;
-        blocked_ = nullptr;
-        tlm::tlm_phase phase = tlm::END_REQ;
-        sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
-        tgt_socket->nb_transport_bw(*accepted, phase, zero);
+void ChunkMemory::advance(TimePs now) {
+    // Every request in service moved an equal share of the bandwidth since the last step.
+    if (serving_ > 0 && now > last_) {
+        const double moved = double((now - last_).value()) * params_.bandwidth /
+                             double(kPsPerSecond) / double(serving_);
+        busy_ += now - last_;
+        for (Entry& e : queue_) {
+            if (e.serving) e.left -= moved;
+        }
     }
+    last_ = now;
+    for (auto it = queue_.begin(); it != queue_.end();) {
+        // Within a picosecond's worth of bytes of the end counts as done (rounding).
+        if (it->serving && it->left <= params_.bandwidth / double(kPsPerSecond) * serving_) {
+            ++served_;
+            bytes_ += double(it->trans->get_data_length());
+            it->trans->set_response_status(tlm::TLM_OK_RESPONSE);
+            finished_.push_back(it->trans);
+            --serving_;
+            it = queue_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void ChunkMemory::admit(TimePs now) {
+    // The oldest request of each source that has none in service starts.
+    std::vector<uintptr_t> busy;
+    for (const Entry& e : queue_) {
+        if (e.serving) busy.push_back(e.origin);
+    }
+    for (Entry& e : queue_) {
+        if (e.serving || e.arrival > now ||
+            std::find(busy.begin(), busy.end(), e.origin) != busy.end())
+            continue;
+        e.serving = true;
+        e.left = double(e.trans->get_data_length());
+        queueing_ += now - e.arrival;
+        busy.push_back(e.origin);
+        ++serving_;
+    }
+}
+
+void ChunkMemory::accept_blocked(TimePs now) {
+    if (!blocked_ || queue_.size() >= params_.queue_chunks) return;
+    // A slot freed: the request that found the queue full is accepted now.
+    tlm::tlm_generic_payload* accepted = blocked_;
+    blocked_ = nullptr;
+    queue_.push_back({accepted, std::max(blocked_arrival_, now), origin_of(*accepted)});
+    tlm::tlm_phase phase = tlm::END_REQ;
+    sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+    tgt_socket->nb_transport_bw(*accepted, phase, zero);
+}
+
+std::optional<TimePs> ChunkMemory::next_event(TimePs now) const {
+    std::optional<TimePs> next;
+    const auto sooner = [&next](TimePs t) {
+        if (!next || t < *next) next = t;
+    };
+    for (const Entry& e : queue_) {
+        if (e.serving) {
+            // Rounded down, so that a job moving its bytes at exactly the bandwidth never
+            // finds its chunks late by a rounding picosecond.
+            const double ps = e.left * double(serving_) * double(kPsPerSecond) / params_.bandwidth;
+            sooner(now + TimePs{static_cast<uint64_t>(std::max(0.0, ps))});
+        } else if (e.arrival > now) {
+            sooner(e.arrival);
+        }
+    }
+    return next;
 }
 
 void ChunkMemory::on_wakeup() {
     const TimePs now = now_ps();
-    if (serving_ && now >= serving_done_) {
-        ++served_;
-        bytes_ += double(serving_->get_data_length());
-        serving_->set_response_status(tlm::TLM_OK_RESPONSE);
-        SIM_ASSERT(finished_ == nullptr, "two finished chunks waiting for the response channel");
-        finished_ = serving_;
-        serving_ = nullptr;
-    }
-    if (finished_ && !response_open_) {
-        tlm::tlm_generic_payload* done = finished_;
-        finished_ = nullptr;
+    advance(now);
+    while (!finished_.empty() && !response_open_) {
+        tlm::tlm_generic_payload* done = finished_.front();
+        finished_.pop_front();
         tlm::tlm_phase phase = tlm::BEGIN_RESP;
         sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
         const tlm::tlm_sync_enum s = tgt_socket->nb_transport_bw(*done, phase, zero);
         response_open_ = s == tlm::TLM_ACCEPTED;
     }
-    // The next transfer waits until the previous one's response has left, so finished_ holds
-    // at most one chunk.
-    if (!serving_ && !finished_ && !queue_.empty() && queue_.front().arrival <= now)
-        start_next(now);
-    if (serving_) {
-        next_trigger(span(now, serving_done_), wake_);
-    } else if (!finished_ && !queue_.empty()) {
-        next_trigger(span(now, std::max(now, queue_.front().arrival)), wake_);
+    accept_blocked(now);
+    admit(now);
+    if (const std::optional<TimePs> next = next_event(now)) {
+        next_trigger(span(now, std::max(now, *next)), wake_);
     }
 }
 

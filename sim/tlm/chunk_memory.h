@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // A memory as a TLM-2.0 target of chunk-sized transactions (base protocol, approximately
-// timed), the memory port every device of a system talks to. Requests are served one after the
-// other at the memory's bandwidth, in arrival order, whoever sent them: two devices (or two
-// kernels of one device) that stream at once share the bandwidth, and each waits behind the
-// other's chunks. The request queue is bounded: a full queue holds back END_REQ, so a busy
-// memory slows its initiators down (back-pressure). Timing only; data is not touched.
+// timed), the memory port every device of a system talks to. It keeps one queue per source
+// (the initiator named by each request's OriginExtension, as memory controllers keep per-source
+// queues) and serves the oldest request of every source at once, each at an equal share of its
+// bandwidth: a source alone gets all of it; two devices streaming at once get half each, and
+// each one's requests take longer. The queue is bounded: when it is full END_REQ waits, so a
+// busy memory slows its initiators down (back-pressure). Timing only; data is not touched.
 //   BEGIN_REQ -> END_REQ (at once when the queue has room, later otherwise)
 //   BEGIN_RESP when the chunk's last byte has moved; TLM_COMPLETED or END_RESP ends it.
 // Annotated delays on BEGIN_REQ (an interconnect's latency) count as later arrival.
@@ -16,6 +17,7 @@
 #include <tlm>
 
 #include <deque>
+#include <optional>
 #include <string>
 
 #include "sim/core/types.h"
@@ -49,21 +51,26 @@ class ChunkMemory : public sc_core::sc_module {
                                        tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay);
     void on_wakeup();
-    void start_next(TimePs now);
-    TimePs transfer_time(const tlm::tlm_generic_payload& trans) const;
+    void advance(TimePs now);
+    void admit(TimePs now);
+    void accept_blocked(TimePs now);
+    std::optional<TimePs> next_event(TimePs now) const;
 
     struct Entry {
         tlm::tlm_generic_payload* trans;
         TimePs arrival;
+        uintptr_t origin;
+        double left = 0;      ///< bytes still to move, once in service
+        bool serving = false;
     };
     ChunkMemoryParams params_;
-    std::deque<Entry> queue_;
+    std::deque<Entry> queue_;  // every accepted request, oldest first
+    uint32_t serving_ = 0;     // requests in service (the oldest of each source)
     tlm::tlm_generic_payload* blocked_ = nullptr;  // arrived while the queue was full
     TimePs blocked_arrival_{0};
-    tlm::tlm_generic_payload* serving_ = nullptr;
-    TimePs serving_done_{0};
+    TimePs last_{0};
     bool response_open_ = false;  // BEGIN_RESP sent, END_RESP not yet received
-    tlm::tlm_generic_payload* finished_ = nullptr;  // waiting for the response channel
+    std::deque<tlm::tlm_generic_payload*> finished_;  // waiting for the response channel
     sc_core::sc_event wake_;
     uint64_t served_ = 0;
     double bytes_ = 0;

@@ -55,7 +55,7 @@ TEST(Systems, ElaborateShowsTheDgxMachine) {
                           "tensor_core  [tensor_core]", "… sm_1 to sm_131: 131 more like sm_0",
                           "nvswitch3  [nvswitch]", "mem -> hbm7", "nic7  [nic]",
                           "nvlink_17  [nvlink_port]  25 GB/s each way  -> nvswitch3.port_39",
-                          "stack_4  [hbm_stack]"})
+                          "… stack_1 to stack_4: 4 more like stack_0"})
         EXPECT_THAT(r.out, HasSubstr(s));
 }
 
@@ -91,8 +91,8 @@ TEST(Systems, ACopyBesideTheCimChipWaitsForTheSharedStack) {
     testing::TempDir dir;
     const auto out = dir.path() / "o";
     const auto r = wallsim("run --system configs/systems/gpu_cim.yaml --trace "
-                           "traces/examples/gpu_cim_overlap.yaml --fidelity analytic "
-                           "--no-progress --out " + out.string(),
+                           "traces/examples/gpu_cim_overlap.yaml --no-progress --out " +
+                               out.string(),
                            dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto t = op_times(slurp(out / "ops.csv"));

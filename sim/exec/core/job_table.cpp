@@ -48,7 +48,11 @@ double JobTable::limit_of(const Entry& e) const {
 
 void JobTable::issue_reached(Entry& e, std::vector<ChunkRequest>& issue) {
     while (e.issued < e.chunks && issue_point(e, e.issued) <= e.work + kSlackPs) {
-        issue.push_back({e.id, e.issued, e.chunk_bytes});
+        // Whole bytes that add up to the job's total.
+        const double k = e.issued;
+        const double bytes = std::floor(e.job.memory_bytes * (k + 1) / e.chunks) -
+                             std::floor(e.job.memory_bytes * k / e.chunks);
+        issue.push_back({e.id, e.issued, bytes});
         ++e.issued;
     }
 }
@@ -86,7 +90,6 @@ uint64_t JobTable::add(const Job& job, TimePs now, std::vector<ChunkRequest>& is
     if (job.memory_bytes > 0) {
         const double wanted = std::ceil(job.memory_bytes / params_.min_chunk_bytes);
         e.chunks = static_cast<uint32_t>(std::clamp(wanted, 1.0, double(params_.max_chunks)));
-        e.chunk_bytes = job.memory_bytes / e.chunks;
     }
     issue_reached(e, issue);
     jobs_.push_back(e);

@@ -63,7 +63,6 @@ class JobTable {
         double work = 0;  ///< ps of its duration done
         double rate = 1;  ///< ps of duration per ps of time
         uint32_t chunks = 0, issued = 0, answered = 0;
-        double chunk_bytes = 0;
     };
     double issue_point(const Entry& e, uint32_t chunk) const;
     double limit_of(const Entry& e) const;
