@@ -33,14 +33,12 @@ AnalyticModel::AnalyticModel(const hw::HardwareParams& hw,
                              const energy::EnergyParams& energy,
                              StatGroup& stats,
                              std::shared_ptr<spdlog::logger> log,
-                             EngineSet& engines)
+                             exec::DeviceExecutor& executor)
     : hw_(hw),
       energy_(energy),
       log_(std::move(log)),
       core_(hw_),
-      compute_engine_(engines.get("kernel")),
-      link_engine_(engines.get("link")),
-      copy_engine_(engines.get("copy")),
+      executor_(executor),
       stats_(stats) {}
 
 bool AnalyticModel::supports(const Op& op) const {
@@ -49,14 +47,6 @@ bool AnalyticModel::supports(const Op& op) const {
 
 std::string AnalyticModel::why_unsupported(const Op& op) const {
     return core_.unsupported_reason(op, cost_of(op));
-}
-
-Timeline& AnalyticModel::engine_for(ComputeUnit unit) {
-    switch (unit) {
-        case ComputeUnit::Network: return link_engine_;
-        case ComputeUnit::Host: return copy_engine_;
-        default: return compute_engine_;
-    }
 }
 
 OpResult AnalyticModel::execute(const Op& op) {
@@ -89,19 +79,33 @@ OpResult AnalyticModel::execute(const Op& op) {
         }
     }
     const TimePs now{sc_core::sc_time_stamp().value()};
-    Timeline& engine = engine_for(cost.unit);
-    if (timing.duration.value() > kLatestPs ||
-        engine.free_at().value() > kLatestPs - timing.duration.value() ||
-        now.value() > kLatestPs - timing.duration.value()) {
+    if (timing.duration.value() > kLatestPs || now.value() > kLatestPs - timing.duration.value()) {
         throw ConfigError(op.where, "kind",
                           "operator '" + op.name + "' would end beyond the simulator's time range");
     }
-    const TimePs start = engine.reserve(now, timing.duration);
-    const TimePs end = start + timing.duration;
+    // A kernel fills the SMs; a collective the links (its memory traffic: what it sends and
+    // what it receives); a host copy the copy engines.
+    exec::Job job{timing.duration};
+    if (cost.unit == ComputeUnit::Network) {
+        job.link = 1;
+        job.compute = hw_.collective_sm_share();
+        job.memory_bytes = 2 * cost.wire_bytes;
+        link_busy_ += timing.duration;
+    } else if (cost.unit == ComputeUnit::Host) {
+        job.copy = 1;
+        job.memory_bytes = cost.host_bytes;
+        copy_busy_ += timing.duration;
+    } else {
+        job.compute = 1;
+        job.memory_bytes = cost.dram_bytes;
+        compute_busy_ += timing.duration;
+    }
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
     SPDLOG_LOGGER_DEBUG(log_, "{} ({}): {} bound, {:.3f} us from {:.3f} us", op.name,
-                        to_string(op.kind), timing.bound, to_seconds(timing.duration) * 1e6,
+                        to_string(op.kind), timing.bound, to_seconds(end - start) * 1e6,
                         to_seconds(start) * 1e6);
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
 
     if (timing.bound == "compute")
         ++stats_.compute_bound;
@@ -113,9 +117,9 @@ OpResult AnalyticModel::execute(const Op& op) {
         ++stats_.network_bound;
     else
         ++stats_.host_bound;
-    stats_.compute_engine_busy.set(to_seconds(compute_engine_.busy()));
-    stats_.link_engine_busy.set(to_seconds(link_engine_.busy()));
-    stats_.copy_engine_busy.set(to_seconds(copy_engine_.busy()));
+    stats_.compute_engine_busy.set(to_seconds(compute_busy_));
+    stats_.link_engine_busy.set(to_seconds(link_busy_));
+    stats_.copy_engine_busy.set(to_seconds(copy_busy_));
 
     OpResult r;
     r.start = start;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The analytic fidelity of a GPU-like device: each operator occupies one engine (kernels the
-// compute engine, collectives the link engine, host copies the copy engine) for its Roofline
-// time. Engines serve in arrival order, so streams overlap only across engines.
+// The analytic fidelity of a GPU-like device: each operator is a job of its Roofline time on
+// the device (sim/exec): kernels fill the SMs, collectives the links, host copies the copy
+// engines; operators on different streams run at once and share what they both use.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -27,22 +27,20 @@ class AnalyticModel final : public OpModel {
                   const energy::EnergyParams& energy,
                   StatGroup& stats,
                   std::shared_ptr<spdlog::logger> log,
-                  EngineSet& engines);
+                  exec::DeviceExecutor& executor);
 
     bool supports(const Op& op) const override;
     std::string why_unsupported(const Op& op) const override;
     OpResult execute(const Op& op) override;
 
   private:
-    Timeline& engine_for(ComputeUnit unit);
 
     const hw::HardwareParams hw_;
     const energy::EnergyParams energy_;
     std::shared_ptr<spdlog::logger> log_;
     RooflineCore core_;
-    Timeline& compute_engine_;
-    Timeline& link_engine_;
-    Timeline& copy_engine_;
+    exec::DeviceExecutor& executor_;
+    TimePs compute_busy_{0}, link_busy_{0}, copy_busy_{0};  ///< summed job times
 
     struct Stats {
         explicit Stats(StatGroup& g);

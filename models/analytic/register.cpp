@@ -14,13 +14,14 @@ void register_analytic(Registry& r) {
                   }});
     r.add_model({"gpu.analytic",
                  "Roofline: max(FLOPs / peak(unit, dtype), bytes / bandwidth) + launch overhead; "
-                 "one kernel at a time, collectives and host copies on their own engines",
+                 "kernels, collectives and host copies as jobs sharing the device's SMs, links, "
+                 "copy engines and memory",
                  "gpu", Fidelity::Analytic, all_op_kinds(),
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
                      const auto hw = hw::HardwareParams::from_config(ctx.hw);
                      return std::make_unique<AnalyticModel>(
                          hw, energy::EnergyParams::from_config(ctx.hw, hw), ctx.stats,
-                         ctx.logging.get("analytic"), ctx.engines);
+                         ctx.logging.get("analytic"), ctx.executor);
                  }});
 }
 

@@ -32,8 +32,8 @@ CimOpModel::Stats::Stats(StatGroup& g)
     }
 }
 
-CimOpModel::CimOpModel(const CimConfig& cfg, StatGroup& stats, EngineSet& engines)
-    : cfg_(cfg), peak_(peak_figures(cfg_)), engine_(engines.get("kernel")), stats_(stats) {
+CimOpModel::CimOpModel(const CimConfig& cfg, StatGroup& stats, exec::DeviceExecutor& executor)
+    : cfg_(cfg), peak_(peak_figures(cfg_)), executor_(executor), stats_(stats) {
     cfg_.validate();
 }
 
@@ -60,10 +60,14 @@ OpResult CimOpModel::execute(const Op& op) {
                           "operator '" + op.name + "' would end beyond the simulator's time range");
     }
     const TimePs duration{static_cast<uint64_t>(std::ceil(t.time_s * 1e12))};
-    const TimePs now{sc_core::sc_time_stamp().value()};
-    const TimePs start = engine_.reserve(now, duration);
-    const TimePs end = start + duration;
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+    // The layer occupies the chip; its weights stream in through the memory port (the bytes
+    // of the weight operand, programmed into the crossbars).
+    exec::Job job{duration};
+    job.compute = 1;
+    job.memory_bytes = double(g.k) * double(g.n) * double(dtype_bytes(op.dtype));
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
 
     ++stats_.layers;
     stats_.passes += map.passes;

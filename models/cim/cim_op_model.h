@@ -21,7 +21,7 @@ namespace sim::cim {
 
 class CimOpModel : public OpModel {
   public:
-    CimOpModel(const CimConfig& cfg, StatGroup& stats, EngineSet& engines);
+    CimOpModel(const CimConfig& cfg, StatGroup& stats, exec::DeviceExecutor& executor);
 
     bool supports(const Op& op) const override;
     std::string why_unsupported(const Op& op) const override;
@@ -41,7 +41,7 @@ class CimOpModel : public OpModel {
 
     const CimConfig cfg_;
     const PeakFigures peak_;
-    Timeline& engine_;
+    exec::DeviceExecutor& executor_;
     Stats stats_;
 };
 

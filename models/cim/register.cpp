@@ -22,7 +22,7 @@ void register_cim(Registry& r) {
                  {OpKind::Gemm, OpKind::Conv2d},
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
                      return std::make_unique<CimOpModel>(cim_config_from(ctx.hw), ctx.stats,
-                                                         ctx.engines);
+                                                         ctx.executor);
                  }});
     r.add_command({"cim",
                    "ReRAM compute-in-memory: map a GEMM, conv or MLP onto crossbars; timing, "

@@ -16,3 +16,11 @@ void register_cim(Registry& r);
 int run_cim_command(const Registry& registry, const std::vector<std::string>& args);
 
 }  // namespace sim::cim
+
+namespace sim::system {
+class KindRegistry;
+}
+namespace sim::cim {
+/// The `cim` module kind (models/cim/module_kinds.cpp).
+void register_cim_kinds(system::KindRegistry& kinds);
+}  // namespace sim::cim

@@ -43,13 +43,13 @@ GpuOpModel::GpuOpModel(const GpuParams& params,
                        uint64_t launch_overhead_ps,
                        bool sampled,
                        StatGroup& stats,
-                       EngineSet& engines)
+                       exec::DeviceExecutor& executor)
     : params_(params),
       energy_(energy),
       hw_(hw),
       launch_overhead_ps_(launch_overhead_ps),
       sampled_(sampled),
-      engine_(engines.get("kernel")),
+      executor_(executor),
       stats_(stats) {}
 
 std::string GpuOpModel::why_unsupported(const Op& op) const {
@@ -291,12 +291,20 @@ OpResult GpuOpModel::execute(const Op& op) {
     }
     const Outcome& o = found->second;
 
-    if (o.kernel_time.value() > kLatestPs / 4 || engine_.free_at().value() > kLatestPs / 4)
-        throw beyond_time_range();
+    if (o.kernel_time.value() > kLatestPs / 4) throw beyond_time_range();
     const TimePs duration = o.kernel_time + TimePs{launch_overhead_ps_};
-    const TimePs start = engine_.reserve(now, duration);
-    const TimePs end = start + duration;
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+    // The kernel holds the share of the SMs' CTA slots its grid fills (all of them once it has
+    // a wave or more) and moves its DRAM bytes through the GPU's memory port.
+    const KernelMetrics& km = o.metrics;
+    const double slots = double(km.ctas_per_sm) * params_.core.sm_count;
+    exec::Job job{duration};
+    job.compute = slots > 0 ? std::min(1.0, double(km.ctas) / slots) : 1.0;
+    job.ctas = km.ctas;
+    job.cta_slots = slots;
+    job.memory_bytes = km.dram_read_bytes + km.dram_write_bytes;
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
 
     OpResult res;
     res.start = start;

@@ -3,7 +3,8 @@
 // (element-wise, d2d memcpy, reduction, softmax, layernorm, embedding, GEMM, conv2d,
 // attention) runs as a kernel on
 // GpuCore, from a cold L2 and an idle memory system; the op takes the simulated kernel time plus
-// the launch overhead, on the device's kernel engine. Two registrations share it: `gpu.sm`
+// the launch overhead, as a job on the device (sim/exec): it fills the share of the SMs its CTAs
+// occupy and moves its DRAM bytes through the device's memory port. Two registrations share it: `gpu.sm`
 // (sampled: steady CTA waves, then extrapolated) and `gpu.sm_cycle` (every CTA).
 #pragma once
 
@@ -28,7 +29,7 @@ class GpuOpModel final : public OpModel {
                uint64_t launch_overhead_ps,
                bool sampled,
                StatGroup& stats,
-               EngineSet& engines);
+               exec::DeviceExecutor& executor);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
     /// Throws ConfigError (the op's trace line) when the op's kernel hints cannot run here.
@@ -61,7 +62,7 @@ class GpuOpModel final : public OpModel {
     std::map<std::string, Outcome> outcomes_;  ///< by operator (op_key)
     uint64_t launch_overhead_ps_;
     bool sampled_;
-    Timeline& engine_;
+    exec::DeviceExecutor& executor_;
     struct Stats {
         explicit Stats(StatGroup& g);
         Counter& kernels;

@@ -15,7 +15,7 @@ ModelFactory factory(bool sampled) {
         const auto hw = hw::HardwareParams::from_config(ctx.hw);
         return std::make_unique<GpuOpModel>(GpuParams::from_config(ctx.hw),
                                             energy::EnergyParams::from_config(ctx.hw, hw), hw,
-                                            hw.launch_overhead_ps, sampled, ctx.stats, ctx.engines);
+                                            hw.launch_overhead_ps, sampled, ctx.stats, ctx.executor);
     };
 }
 

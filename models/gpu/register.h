@@ -11,3 +11,11 @@ namespace sim::gpu {
 void register_gpu(Registry& r);
 
 }  // namespace sim::gpu
+
+namespace sim::system {
+class KindRegistry;
+}
+namespace sim::gpu {
+/// The `gpu` module kind (models/gpu/module_kinds.cpp).
+void register_gpu_kinds(system::KindRegistry& kinds);
+}  // namespace sim::gpu

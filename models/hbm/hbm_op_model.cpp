@@ -23,12 +23,12 @@ HbmOpModel::Stats::Stats(StatGroup& g)
 HbmOpModel::HbmOpModel(const HbmParams& params,
                        double static_power,
                        StatGroup& stats,
-                       EngineSet& engines,
+                       exec::DeviceExecutor& executor,
                        uint64_t seed)
     : params_(params),
       static_power_(static_power),
       granule_bytes_(HbmSystem(params.core).max_request_bytes()),
-      engine_(engines.get("kernel")),
+      executor_(executor),
       seed_(seed),
       stats_(stats) {}
 
@@ -78,16 +78,19 @@ OpResult HbmOpModel::execute(const Op& op) {
     const TrafficResult r = run_traffic(system, tp);
     const ClockDomain clock("hbm", params_.core.clock_hz);
     const TimePs duration = clock.to_ps(Cycle{r.cycles});
-    const TimePs now{sc_core::sc_time_stamp().value()};
-    const TimePs start = engine_.reserve(now, duration);
-    const TimePs end = start + duration;
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+    // Memory traffic with no kernel behind it: only the memory port is shared.
+    exec::Job job{duration};
+    job.memory_bytes = double(r.bytes_read + r.bytes_written);
+    busy_ += duration;
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
 
     const double bytes = double(r.bytes_read + r.bytes_written);
     const double seconds = to_seconds(duration);
     ++stats_.ops;
     stats_.bytes += bytes;
-    stats_.busy.set(to_seconds(engine_.busy()));
+    stats_.busy.set(to_seconds(busy_));
     stats_.utilisation.sample(seconds > 0 ? bytes / seconds / params_.peak_bandwidth() : 0.0);
     stats_.read_latency.sample(r.read_latency.mean() * 1e9 /
                                static_cast<double>(params_.core.clock_hz));

@@ -21,7 +21,7 @@ class HbmOpModel final : public OpModel {
     HbmOpModel(const HbmParams& params,
                double static_power,
                StatGroup& stats,
-               EngineSet& engines,
+               exec::DeviceExecutor& executor,
                uint64_t seed);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
@@ -34,7 +34,8 @@ class HbmOpModel final : public OpModel {
     HbmParams params_;
     double static_power_;
     uint32_t granule_bytes_;
-    Timeline& engine_;
+    exec::DeviceExecutor& executor_;
+    TimePs busy_{0};  ///< summed op times
     uint64_t seed_;
     struct Stats {
         explicit Stats(StatGroup& g);

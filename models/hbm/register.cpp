@@ -37,7 +37,7 @@ void register_hbm(Registry& r) {
                      const auto energy = energy::EnergyParams::from_config(ctx.hw, hw);
                      return std::make_unique<HbmOpModel>(HbmParams::from_config(ctx.hw),
                                                          energy.table.static_power, ctx.stats,
-                                                         ctx.engines, ctx.seed);
+                                                         ctx.executor, ctx.seed);
                  }});
     r.add_command({"hbm", "drive the cycle-level HBM model with a traffic pattern (--help)",
                    run_hbm_command});

@@ -16,3 +16,11 @@ void register_hbm(Registry& r);
 int run_hbm_command(const Registry& registry, const std::vector<std::string>& args);
 
 }  // namespace sim::hbm
+
+namespace sim::system {
+class KindRegistry;
+}
+namespace sim::hbm {
+/// The `hbm` module kind (models/hbm/module_kinds.cpp).
+void register_hbm_kinds(system::KindRegistry& kinds);
+}  // namespace sim::hbm

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/hw/hw_params.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "sim/core/types.h"
@@ -114,6 +116,12 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
     if (auto runtime = root.optional_child("runtime")) {
         runtime->get_time_ps("launch_overhead", p.launch_overhead_ps);
     }
+    if (auto network = root.optional_child_if_map("network")) {
+        uint64_t channels = p.collective_channels;
+        network->get("channels", channels);
+        if (channels < 1 || channels > 64) network->fail("channels", "must be in 1..64");
+        p.collective_channels = static_cast<uint32_t>(channels);
+    }
     return p;
 }
 
@@ -126,6 +134,10 @@ double HardwareParams::peak_flops(ComputeUnit unit, DType dtype) const {
     if (it == rates->end()) return 0.0;
     return static_cast<double>(sm_count) * it->second.flops_per_clock *
            static_cast<double>(clocks_hz.at(it->second.clock));
+}
+
+double HardwareParams::collective_sm_share() const {
+    return std::min(1.0, double(collective_channels) / double(sm_count));
 }
 
 double HardwareParams::hbm_bandwidth() const {

@@ -55,12 +55,14 @@ NetOpModel::NetOpModel(std::optional<NetParams> network,
                        Algorithm algorithm,
                        const energy::EnergyTable& energy,
                        double link_roof,
-                       EngineSet& engines)
+                       double sm_share,
+                       exec::DeviceExecutor& executor)
     : network_(std::move(network)),
       algorithm_(algorithm),
       energy_(energy),
       link_roof_(link_roof),
-      engine_(engines.get("link")) {}
+      sm_share_(sm_share),
+      executor_(executor) {}
 
 NetParams NetOpModel::params_for(uint64_t group) const {
     NetParams p = *network_;
@@ -109,10 +111,15 @@ OpResult NetOpModel::execute(const Op& op) {
         run_collective(topology_for(p.group), *collective_of(op.kind), algorithm_,
                        static_cast<double>(p.bytes), np.collective);
     const auto duration = TimePs{static_cast<uint64_t>(r.time * 1e12 + 0.5)};
-    const TimePs now{sc_core::sc_time_stamp().value()};
-    const TimePs start = engine_.reserve(now, duration);
-    const TimePs end = start + duration;
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+    // NCCL runs a collective as one CTA per channel: it holds those SMs, fills the links, and
+    // reads what it sends and writes what it receives through the memory port.
+    exec::Job job{duration};
+    job.link = 1;
+    job.compute = sm_share_;
+    job.memory_bytes = 2 * r.bytes_sent_per_rank;
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
 
     OpResult res;
     res.start = start;

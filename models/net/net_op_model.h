@@ -25,7 +25,8 @@ class NetOpModel final : public OpModel {
                Algorithm algorithm,
                const energy::EnergyTable& energy,
                double link_roof,
-               EngineSet& engines);
+               double sm_share,
+               exec::DeviceExecutor& executor);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
     std::string why_unsupported(const Op& op) const override;
@@ -40,7 +41,8 @@ class NetOpModel final : public OpModel {
     Algorithm algorithm_;
     energy::EnergyTable energy_;
     double link_roof_;
-    Timeline& engine_;
+    double sm_share_;  ///< share of the SMs a collective's CTAs hold (one per channel)
+    exec::DeviceExecutor& executor_;
     std::map<uint64_t, std::unique_ptr<Topology>> topologies_;
 };
 

@@ -22,7 +22,8 @@ void register_net(Registry& r) {
                      auto network = network_of(ctx.hw, algorithm);
                      return std::make_unique<NetOpModel>(
                          std::move(network), algorithm, energy.table,
-                         hw.nvlink_bandwidth_per_direction(), ctx.engines);
+                         hw.nvlink_bandwidth_per_direction(), hw.collective_sm_share(),
+                         ctx.executor);
                  }});
     r.add_command({"net",
                    "collectives over a cluster network: time, algbw and busbw per message size "

@@ -24,7 +24,7 @@ void register_systolic(Registry& r) {
          [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
              const SystolicParams p = SystolicParams::from_config(ctx.hw);
              return std::make_unique<SystolicOpModel>(p.array, p.tpu, p.dram_bandwidth, ctx.stats,
-                                                      ctx.engines);
+                                                      ctx.executor);
          }});
     r.add_command({"systolic", "run a SCALE-Sim topology or a GEMM on a systolic array (--help)",
                    run_systolic_command});

@@ -16,3 +16,11 @@ void register_systolic(Registry& r);
 int run_systolic_command(const Registry& registry, const std::vector<std::string>& args);
 
 }  // namespace sim::systolic
+
+namespace sim::system {
+class KindRegistry;
+}
+namespace sim::systolic {
+/// The `systolic` module kind (models/systolic/module_kinds.cpp).
+void register_systolic_kinds(system::KindRegistry& kinds);
+}  // namespace sim::systolic

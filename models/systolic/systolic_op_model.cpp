@@ -29,11 +29,11 @@ SystolicOpModel::SystolicOpModel(const ArrayParams& params,
                                  const TpuParams& tpu,
                                  double dram_bandwidth,
                                  StatGroup& stats,
-                                 EngineSet& engines)
+                                 exec::DeviceExecutor& executor)
     : params_(params),
       tpu_(tpu),
       dram_bandwidth_(dram_bandwidth),
-      engine_(engines.get("kernel")),
+      executor_(executor),
       stats_(stats) {}
 
 std::string SystolicOpModel::why_unsupported(const Op& op) const {
@@ -58,12 +58,14 @@ std::string SystolicOpModel::why_unsupported(const Op& op) const {
     return {};
 }
 
-OpResult SystolicOpModel::finish(const Op& op, uint64_t cycles) {
+OpResult SystolicOpModel::finish(const Op& op, uint64_t cycles, double dram_bytes) {
     const TimePs duration{static_cast<uint64_t>(double(cycles) / params_.clock_hz * 1e12 + 0.5)};
-    const TimePs now{sc_core::sc_time_stamp().value()};
-    const TimePs start = engine_.reserve(now, duration);
-    const TimePs end = start + duration;
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+    exec::Job job{duration};
+    job.compute = 1;
+    job.memory_bytes = dram_bytes;
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
     ++stats_.ops;
     OpResult r;
     r.start = start;
@@ -80,7 +82,8 @@ OpResult SystolicOpModel::finish(const Op& op, uint64_t cycles) {
 OpResult SystolicOpModel::execute_tpu(const Op& op) {
     const TpuTiming t = tpu_op_timing(op, params_, tpu_);
     const uint64_t repeat = 1;  // already in t
-    OpResult r = finish(op, t.cycles * repeat);
+    // The weights stream from the Weight Memory through the device's memory port.
+    OpResult r = finish(op, t.cycles * repeat, double(t.weight_bytes * repeat));
     stats_.macs += t.macs * repeat;
     stats_.compute_cycles += t.active_cycles * repeat;
     stats_.stall_cycles += (t.cycles - t.active_cycles) * repeat;
@@ -111,10 +114,12 @@ OpResult SystolicOpModel::execute(const Op& op) {
     const LayerTiming t = time_layer(params_, ol.layer);
     const uint64_t cycles = t.total_cycles * ol.repeat;
     const TimePs duration{static_cast<uint64_t>(double(cycles) / params_.clock_hz * 1e12 + 0.5)};
-    const TimePs now{sc_core::sc_time_stamp().value()};
-    const TimePs start = engine_.reserve(now, duration);
-    const TimePs end = start + duration;
-    sc_core::wait(sc_core::sc_time::from_value(end.value() - now.value()));
+    exec::Job job{duration};
+    job.compute = 1;
+    job.memory_bytes = double(t.dram_bytes * ol.repeat);
+    const exec::JobTimes ran = executor_.run(job);
+    const TimePs start = ran.start;
+    const TimePs end = ran.end;
 
     ++stats_.ops;
     stats_.macs += t.macs * ol.repeat;

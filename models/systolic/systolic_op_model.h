@@ -4,7 +4,8 @@
 // stream and drain per fold, memory stalls from the SRAM sizes and the DRAM bandwidth). With a
 // `tpu:` section, TPU v1's pipeline (core/tpu_pipeline.h) times them instead, and also runs
 // `elementwise` (vector layers) and `reduction` (pooling) on the activation unit and h2d/d2h
-// `memcpy` over the host link. Operators run one at a time on the device's "kernel" engine.
+// `memcpy` over the host link. Each operator is a job on the device (sim/exec): it fills the
+// array and moves its DRAM bytes through the device's memory port.
 #pragma once
 
 #include "models/systolic/core/fold_timing.h"
@@ -21,7 +22,7 @@ class SystolicOpModel final : public OpModel {
                     const TpuParams& tpu,
                     double dram_bandwidth,
                     StatGroup& stats,
-                    EngineSet& engines);
+                    exec::DeviceExecutor& executor);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
     std::string why_unsupported(const Op& op) const override;
@@ -29,11 +30,11 @@ class SystolicOpModel final : public OpModel {
 
   private:
     OpResult execute_tpu(const Op& op);
-    OpResult finish(const Op& op, uint64_t cycles);
+    OpResult finish(const Op& op, uint64_t cycles, double dram_bytes);
     ArrayParams params_;
     TpuParams tpu_;
     double dram_bandwidth_;
-    Timeline& engine_;
+    exec::DeviceExecutor& executor_;
     struct Stats {
         explicit Stats(StatGroup& g);
         Counter& ops;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sim/config/loader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -98,6 +99,12 @@ std::string parent_file(const std::string& path,
     return resolve_preset(preset_folder, name_or_path, "", at, "extends");
 }
 
+LoadedTree extend_tree(YAML::Node root,
+                       const std::string& path,
+                       const std::string& preset_folder,
+                       std::set<std::string>& chain,
+                       int depth);
+
 LoadedTree load_tree(const std::string& path,
                      const std::string& preset_folder,
                      std::set<std::string>& chain,
@@ -107,6 +114,15 @@ LoadedTree load_tree(const std::string& path,
     if (!root.IsMap()) {
         throw ConfigError({path, 1, 1}, "", "expected a YAML map at the top of the file");
     }
+    return extend_tree(root, path, preset_folder, chain, depth);
+}
+
+// root (read from path) merged on top of the chain of files its `extends:` names.
+LoadedTree extend_tree(YAML::Node root,
+                       const std::string& path,
+                       const std::string& preset_folder,
+                       std::set<std::string>& chain,
+                       int depth) {
     const YAML::Node& const_root = root;
     const YAML::Node extends = const_root["extends"];
     if (!extends.IsDefined()) return LoadedTree{root, {{"", path}}};
@@ -155,6 +171,34 @@ std::shared_ptr<ConfigDocument> load_config(const std::string& path,
     auto doc = std::make_shared<ConfigDocument>(tree.root, path);
     for (const auto& [key_path, file] : tree.sources)
         doc->set_source(key_path, file);
+    doc->mark_known("extends");
+    for (const std::string& o : overrides)
+        apply_override(*doc, o);
+    return doc;
+}
+
+std::shared_ptr<ConfigDocument> load_inline_config(const YAML::Node& node,
+                                                   const std::string& file,
+                                                   const std::vector<std::string>& skip,
+                                                   const std::vector<std::string>& overrides,
+                                                   const std::string& preset_folder) {
+    const YAML::Mark mark = node.Mark();
+    if (!node.IsMap()) {
+        throw ConfigError({file, mark.line + 1, mark.column + 1}, "", "expected a map");
+    }
+    YAML::Node root(YAML::NodeType::Map);
+    for (const auto& kv : node) {
+        const std::string key = kv.first.Scalar();
+        if (std::find(skip.begin(), skip.end(), key) == skip.end())
+            root.force_insert(kv.first, kv.second);
+    }
+    std::set<std::string> chain;
+    std::error_code ec;
+    chain.insert(fs::weakly_canonical(file, ec).string());
+    LoadedTree tree = extend_tree(root, file, preset_folder, chain, 0);
+    auto doc = std::make_shared<ConfigDocument>(tree.root, file);
+    for (const auto& [key_path, source] : tree.sources)
+        doc->set_source(key_path, source);
     doc->mark_known("extends");
     for (const std::string& o : overrides)
         apply_override(*doc, o);

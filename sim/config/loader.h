@@ -27,6 +27,15 @@ std::shared_ptr<ConfigDocument> load_config(const std::string& path,
                                             const std::vector<std::string>& overrides = {},
                                             const std::string& preset_folder = "");
 
+/// A config written inline in another file (an instance of a system file): node's keys, on
+/// top of the file its `extends:` names (relative to file, as in a config file of its own),
+/// minus the keys in skip (consumed by the caller); then overrides. Errors point into file.
+std::shared_ptr<ConfigDocument> load_inline_config(const YAML::Node& node,
+                                                   const std::string& file,
+                                                   const std::vector<std::string>& skip,
+                                                   const std::vector<std::string>& overrides = {},
+                                                   const std::string& preset_folder = "hw");
+
 /// Parses YAML text (for tests and inline configs); `label` stands in for the file name.
 std::shared_ptr<ConfigDocument> parse_config_text(const std::string& text,
                                                   const std::string& label);

@@ -15,6 +15,7 @@
 #include "sim/engine/run.h"
 #include "sim/registry/registry.h"
 #include "sim/sweep/sweep_command.h"
+#include "sim/system/system.h"
 #include "sim/trace/op_cost.h"
 #include "sim/trace/trace_parser.h"
 
@@ -32,8 +33,13 @@ const char* const kBuiltinUsage =
     "commands:\n"
     "  run --hw HW --trace FILE --out DIR [--set key=value]... [--fidelity F] [--strict]\n"
     "                          simulate a trace on a hardware config (HW: a preset name such\n"
-    "                          as h100, or a .yaml file)\n"
-    "  list                    list presets, devices, timing models, commands and op kinds\n"
+    "                          as h100, or a .yaml file): a one-device system\n"
+    "  run --system FILE --trace FILE --out DIR [--set instance.key=value]...\n"
+    "                          simulate a trace on a system (configs/systems/*.yaml)\n"
+    "  elaborate --system FILE | --hw HW\n"
+    "                          print a system's module tree, parameters and bindings\n"
+    "  list                    list presets, devices, timing models, module kinds, commands\n"
+    "                          and op kinds\n"
     "  validate-config HW [--set key=value]...\n"
     "                          check a hardware config and print its derived figures\n"
     "  validate-trace FILE     check an operator trace and print its totals\n"
@@ -68,8 +74,10 @@ int cmd_run(const std::vector<std::string>& args) {
     sim::RunOptions o;
     po::options_description opts("wallsim run options");
     opts.add_options()("help,h", "show this help")(
-        "hw", po::value(&o.hw_file)->required(),
+        "hw", po::value(&o.hw_file),
         "hardware: a preset name (h100; see wallsim list) or a .yaml file")(
+        "system", po::value(&o.system_file),
+        "system file (configs/systems/*.yaml), instead of --hw")(
         "trace", po::value(&o.trace_file)->required(), "operator trace (.yaml or .jsonl)")(
         "out", po::value(&o.out_dir)->required(), "output directory (replaced atomically)")(
         "set", po::value(&o.overrides)->composing(),
@@ -89,10 +97,14 @@ int cmd_run(const std::vector<std::string>& args) {
     const po::variables_map vm = sim::parse_options(args, opts);
     o.progress = vm.count("no-progress") == 0;
     o.strict = vm.count("strict") != 0;
+    if (o.hw_file.empty() == o.system_file.empty())
+        throw sim::ConfigError({"--hw", 0, 0}, "", "give exactly one of --hw and --system");
 
     sim::Registry registry;
     sim::register_all(registry);
-    const sim::RunSummary s = sim::run_simulation(registry, o);
+    sim::system::KindRegistry kinds;
+    sim::register_all_kinds(kinds);
+    const sim::RunSummary s = sim::run_simulation(registry, kinds, o);
     std::cerr << "wallsim: " << s.ops << " operators, simulated " << s.sim_seconds * 1e3
               << " ms; results in " << s.out_dir << "\n";
     return 0;
@@ -111,6 +123,9 @@ int cmd_list() {
     }
     std::cout << "\n";
     registry.print(std::cout);
+    sim::system::KindRegistry kinds;
+    sim::register_all_kinds(kinds);
+    kinds.print(std::cout);
     return 0;
 }
 
@@ -134,6 +149,40 @@ int cmd_validate_config(const std::vector<std::string>& args) {
     std::string text;
     if (sim::StatGroup* hw = stats.find_group("hw")) hw->to_text(text);
     std::cout << text;
+    return 0;
+}
+
+int cmd_elaborate(const std::vector<std::string>& args) {
+    std::string hw_file, system_file;
+    std::vector<std::string> overrides;
+    po::options_description opts("wallsim elaborate options");
+    opts.add_options()("help,h", "show this help")("system", po::value(&system_file),
+                                                   "system file (configs/systems/*.yaml)")(
+        "hw", po::value(&hw_file), "hardware file, as the one-device system a run builds")(
+        "set", po::value(&overrides)->composing(),
+        "override a key (instance.key.path=value with --system)");
+    if (sim::print_help_if_asked(opts, args)) return 0;
+    sim::parse_options(args, opts);
+    if (hw_file.empty() == system_file.empty())
+        throw sim::ConfigError({"--system", 0, 0}, "", "give exactly one of --system and --hw");
+    sim::Registry registry;
+    sim::register_all(registry);
+    sim::system::KindRegistry kinds;
+    sim::register_all_kinds(kinds);
+    const std::vector<std::string> devices = sim::device_kinds(registry);
+    sim::system::System machine(
+        kinds, system_file.empty()
+                   ? sim::system::single_device_spec(hw_file, overrides, devices)
+                   : sim::system::SystemSpec::from_file(system_file, overrides, devices));
+    // Each device's models read (and check) its whole configuration, as a run would.
+    sim::StatGroup stats(nullptr, "");
+    sim::Logging logging(spdlog::level::warn, [] { return sim::TimePs{0}; });
+    std::vector<std::unique_ptr<sim::HardwareSetup>> setups;
+    for (const auto* d : machine.devices())
+        setups.push_back(std::make_unique<sim::HardwareSetup>(
+            registry, d->spec->config, stats.add_group(d->spec->name), logging, 1,
+            *d->built.device));
+    machine.print_tree(std::cout);
     return 0;
 }
 
@@ -180,6 +229,7 @@ int dispatch(int argc, char** argv) {
     if (command == "validate-config") return cmd_validate_config(args);
     if (command == "validate-trace") return cmd_validate_trace(args);
     if (command == "diff") return sim::diff::diff_command(args);
+    if (command == "elaborate") return cmd_elaborate(args);
     sim::Registry registry;
     sim::register_all(registry);
     if (command == "sweep") {
@@ -189,7 +239,7 @@ int dispatch(int argc, char** argv) {
         return sim::sweep::sweep_command(commands, args);
     }
     if (const sim::CommandEntry* c = registry.find_command(command)) return c->run(registry, args);
-    std::string known = "run, list, validate-config, validate-trace, sweep, diff";
+    std::string known = "run, list, validate-config, validate-trace, elaborate, sweep, diff";
     for (const auto& name : registry.command_names())
         known += ", " + name;
     std::cerr << "wallsim: error: unknown command '" << command << "'; expected one of: " << known

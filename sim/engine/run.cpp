@@ -13,6 +13,7 @@
 #include "sim/engine/power_stats.h"
 #include "sim/engine/progress.h"
 #include "sim/engine/trace_driver.h"
+#include "sim/system/system.h"
 #include "sim/trace/trace_parser.h"
 
 namespace sim {
@@ -167,16 +168,43 @@ std::string resolved_config_text(const ConfigDocument& doc, const RunOptions& o)
     return header + dump_config(doc);
 }
 
+// A system run's resolved configuration: every instance's resolved config under its name,
+// with its kind, and the connections as written.
+std::string resolved_system_text(const system::System& machine, const RunOptions& o) {
+    YAML::Node root(YAML::NodeType::Map);
+    root["system"] = machine.spec().name;
+    for (const system::System::Instance& i : machine.instances()) {
+        YAML::Node inst = YAML::Clone(i.spec->config->root());
+        inst["kind"] = i.spec->kind;
+        root["instances"][i.spec->name] = inst;
+    }
+    for (const system::ConnectionSpec& c : machine.spec().connections)
+        root["connections"].push_back(c.from.text + " -> " + c.to.text);
+    YAML::Emitter emit;
+    emit << root;
+    std::string header = "# Resolved system written by wallsim (extends and --set applied).\n";
+    header += "# system: " + o.system_file + "\n# trace: " + o.trace_file + "\n";
+    for (const auto& s : o.overrides)
+        header += "# --set " + s + "\n";
+    return header + emit.c_str() + "\n";
+}
+
 }  // namespace
 
+std::vector<std::string> device_kinds(const Registry& registry) {
+    std::vector<std::string> kinds;
+    for (const DeviceEntry& d : registry.devices())
+        kinds.push_back(d.kind);
+    return kinds;
+}
+
 HardwareSetup::HardwareSetup(const Registry& registry,
-                             const std::string& hw_file,
-                             const std::vector<std::string>& overrides,
+                             std::shared_ptr<ConfigDocument> doc,
                              StatGroup& stats_root,
                              Logging& logging,
-                             uint64_t seed)
-    : doc_(load_config(resolve_preset("hw", hw_file, "", {"--hw", 0, 0}, ""), overrides, "hw")),
-      logging_(logging) {
+                             uint64_t seed,
+                             exec::DeviceExecutor& executor)
+    : doc_(std::move(doc)), logging_(logging) {
     const ConfigNode root = ConfigNode::root_of(doc_);
     root.require("device", device_);
     const DeviceEntry* device = registry.find_device(device_);
@@ -196,9 +224,27 @@ HardwareSetup::HardwareSetup(const Registry& registry,
     StatGroup& model_stats = stats_root.add_group("models");
     for (const ModelEntry* entry : registry.models_for(device_)) {
         StatGroup& g = model_stats.add_group(model_group_name(entry->name));
-        models_.emplace_back(entry, entry->factory(ModelContext{root, g, logging, seed, engines_}));
+        models_.emplace_back(entry, entry->factory(ModelContext{root, g, logging, seed, executor}));
     }
     root.reject_unknown_keys_recursive();
+}
+
+HardwareSetup::HardwareSetup(const Registry& registry,
+                             const std::string& hw_file,
+                             const std::vector<std::string>& overrides,
+                             StatGroup& stats_root,
+                             Logging& logging,
+                             uint64_t seed)
+    : HardwareSetup(registry,
+                    load_config(resolve_preset("hw", hw_file, "", {"--hw", 0, 0}, ""), overrides,
+                                "hw"),
+                    stats_root,
+                    logging,
+                    seed,
+                    no_device_) {}
+
+exec::JobTimes HardwareSetup::NoDevice::run(const exec::Job&) {
+    throw SimBug("an operator ran on a device set up only to read its configuration");
 }
 
 OpModel& HardwareSetup::choose(const Op& op,
@@ -258,7 +304,9 @@ OpModel& HardwareSetup::choose(const Op& op,
                           device_ + "'" + (reason.empty() ? "" : ": " + reason));
 }
 
-RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
+RunSummary run_simulation(const Registry& registry,
+                          const system::KindRegistry& kinds,
+                          const RunOptions& options) {
     std::optional<Fidelity> requested;
     if (options.fidelity != "auto") {
         requested = parse_fidelity(options.fidelity);
@@ -289,15 +337,49 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
 
     // Validate all inputs before the output directory is touched.
     StatGroup stats(nullptr, "");
-    HardwareSetup setup(registry, options.hw_file, options.overrides, stats, logging, options.seed);
-    const Trace trace = parse_trace_file(options.trace_file);
+    const std::vector<std::string> device_kind_names = device_kinds(registry);
+    system::System machine(
+        kinds, options.system_file.empty()
+                   ? system::single_device_spec(options.hw_file, options.overrides,
+                                                device_kind_names)
+                   : system::SystemSpec::from_file(options.system_file, options.overrides,
+                                                   device_kind_names));
+    const std::vector<const system::System::Instance*> devices = machine.devices();
+    if (devices.empty()) {
+        throw ConfigError({machine.spec().file, 0, 0}, "instances",
+                          "the system has no device to run operators on");
+    }
+    // One device keeps the stats layout of a hardware file (hw.*, models.*); several get theirs
+    // under devices.<name>.
+    std::vector<std::unique_ptr<HardwareSetup>> setups;
+    StatGroup* per_device = devices.size() > 1 ? &stats.add_group("devices") : nullptr;
+    for (const system::System::Instance* d : devices) {
+        StatGroup& root = per_device ? per_device->add_group(d->spec->name) : stats;
+        setups.push_back(std::make_unique<HardwareSetup>(registry, d->spec->config, root, logging,
+                                                         options.seed, *d->built.device));
+    }
+    Trace trace = parse_trace_file(options.trace_file);
     std::vector<OpModel*> models;
     models.reserve(trace.ops.size());
     std::vector<std::string> fallback_of(trace.ops.size());
     FallbackLog fallbacks;
-    for (const Op& op : trace.ops) {
+    for (Op& op : trace.ops) {
+        size_t d = 0;
+        if (!op.device.empty()) {
+            while (d < devices.size() && devices[d]->spec->name != op.device)
+                ++d;
+            if (d == devices.size()) {
+                std::string names;
+                for (const auto* dev : devices)
+                    names += (names.empty() ? "" : ", ") + dev->spec->name;
+                throw ConfigError(op.where, "device",
+                                  "'" + op.device + "' is not a device of " +
+                                      machine.spec().file + "; devices: " + names);
+            }
+        }
+        op.device = devices[d]->spec->name;
         Fallback f;
-        models.push_back(&setup.choose(op, requested, &f));
+        models.push_back(&setups[d]->choose(op, requested, &f));
         if (f.empty()) continue;
         fallbacks.add(op, f);
         fallback_of[op.index] = f.describe();
@@ -306,8 +388,8 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     OutputDir out(options.out_dir);
 
     auto engine_log = logging.get("engine");
-    engine_log->info("{}: {} operators on {} stream(s), hardware '{}'", trace.name,
-                     trace.ops.size(), trace.stream_count(), setup.name());
+    engine_log->info("{}: {} operators on {} stream(s), system '{}'", trace.name,
+                     trace.ops.size(), trace.stream_count(), machine.spec().name);
     ProgressBar progress(trace.ops.size(), options.progress);
     TraceDriver driver("driver", trace, models, [&progress](uint64_t done) {
         progress.update(done, sc_core::sc_time_stamp().to_seconds());
@@ -325,16 +407,28 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     StatGroup& run_stats = stats.add_group("run");
     publish_run_stats(run_stats, trace, driver.results());
     fallbacks.publish(run_stats.add_group("fidelity"));
-    const Json meta = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", setup.name()},
-                       {"hw_file", options.hw_file},         {"device", setup.device()},
-                       {"trace_name", trace.name},           {"trace_file", options.trace_file},
-                       {"fidelity", options.fidelity},       {"seed", options.seed},
-                       {"overrides", options.overrides}};
+    machine.publish(stats.add_group("system"));
+    const HardwareSetup& first = *setups.front();
+    Json meta = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", first.name()},
+                 {"hw_file", options.hw_file},         {"device", first.device()},
+                 {"trace_name", trace.name},           {"trace_file", options.trace_file},
+                 {"fidelity", options.fidelity},       {"seed", options.seed},
+                 {"overrides", options.overrides}};
+    if (!options.system_file.empty()) {
+        meta["system_file"] = options.system_file;
+        meta["system"] = machine.spec().name;
+        std::vector<std::string> names;
+        for (const auto* d : devices)
+            names.push_back(d->spec->name);
+        meta["devices"] = names;
+    }
     out.write_stats(meta, stats);
     out.write("ops.csv", format_ops_csv(trace, driver.results()));
     const std::string kernels = format_kernels_csv(trace, driver.results());
     if (!kernels.empty()) out.write("kernels.csv", kernels);
-    out.write("resolved_config.yaml", resolved_config_text(setup.document(), options));
+    out.write("resolved_config.yaml", options.system_file.empty()
+                                          ? resolved_config_text(first.document(), options)
+                                          : resolved_system_text(machine, options));
     out.commit();
 
     RunSummary summary;

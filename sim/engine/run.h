@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The run driver: hardware config -> models -> trace -> SystemC elaboration -> sc_start ->
-// stats.json, stats.txt, ops.csv and resolved_config.yaml written atomically into --out.
+// The run driver: system (a system file, or a hardware file as a one-device system) -> SystemC
+// modules -> each device's models -> trace -> sc_start -> stats.json, stats.txt, ops.csv and
+// resolved_config.yaml written atomically into --out.
 #pragma once
 
 #include <cstdint>
@@ -10,16 +11,17 @@
 #include <vector>
 
 #include "sim/config/config_node.h"
-#include "sim/core/timeline.h"
 #include "sim/engine/fallbacks.h"
 #include "sim/log/log.h"
 #include "sim/registry/registry.h"
 #include "sim/stats/group.h"
+#include "sim/system/kind_registry.h"
 
 namespace sim {
 
 struct RunOptions {
-    std::string hw_file;                  ///< --hw
+    std::string hw_file;                  ///< --hw (a one-device system)
+    std::string system_file;              ///< --system (instead of --hw)
     std::vector<std::string> overrides;   ///< --set a.b=c, in order
     std::string trace_file;               ///< --trace
     std::string out_dir;                  ///< --out
@@ -31,11 +33,20 @@ struct RunOptions {
     bool strict = false;                  ///< --strict: a fidelity fallback is an error
 };
 
-/// A hardware file turned into its models: loads the config (extends, overrides), publishes
-/// the device's derived figures under "hw", builds every model registered for the device
-/// (each reads its params), then rejects any key no model asked for.
+/// One device's configuration turned into its models: publishes the device's derived figures
+/// under "hw", builds every model registered for the device (each reads its params; each runs
+/// its operators as jobs on executor, the device's module), then rejects any key no model
+/// asked for.
 class HardwareSetup {
   public:
+    HardwareSetup(const Registry& registry,
+                  std::shared_ptr<ConfigDocument> doc,
+                  StatGroup& stats_root,
+                  Logging& logging,
+                  uint64_t seed,
+                  exec::DeviceExecutor& executor);
+    /// A hardware file read only for its configuration (validate-config, cost, hbm): its
+    /// models are built and checked but belong to no module, so none may run an operator.
     HardwareSetup(const Registry& registry,
                   const std::string& hw_file,
                   const std::vector<std::string>& overrides,
@@ -56,8 +67,13 @@ class HardwareSetup {
     OpModel& choose(const Op& op, std::optional<Fidelity> requested, Fallback* fallback = nullptr);
 
   private:
+    /// The executor of a setup that belongs to no module: running a job on it is a bug.
+    class NoDevice final : public exec::DeviceExecutor {
+      public:
+        exec::JobTimes run(const exec::Job&) override;
+    };
+    NoDevice no_device_;  // before the models that may hold a reference to it
     std::shared_ptr<ConfigDocument> doc_;
-    EngineSet engines_;  // before the models that hold references into it
     std::string device_;
     std::string name_;
     Logging& logging_;
@@ -71,6 +87,11 @@ struct RunSummary {
 };
 
 /// Runs one simulation; throws ConfigError on bad input (nothing is left in out_dir then).
-RunSummary run_simulation(const Registry& registry, const RunOptions& options);
+RunSummary run_simulation(const Registry& registry,
+                          const system::KindRegistry& kinds,
+                          const RunOptions& options);
+
+/// The kinds a hardware file's `device:` may name.
+std::vector<std::string> device_kinds(const Registry& registry);
 
 }  // namespace sim

@@ -3,6 +3,8 @@
 
 #include "sim/core/error.h"
 
+#include <map>
+
 namespace sim {
 
 TraceDriver::TraceDriver(sc_core::sc_module_name name,
@@ -17,9 +19,13 @@ TraceDriver::TraceDriver(sc_core::sc_module_name name,
       done_(trace.ops.size(), false),
       event_of_(trace.ops.size(), -1) {
     SIM_ASSERT(models_.size() == trace_.ops.size(), "one model per op");
-    stream_ops_.resize(trace_.stream_count());
+    // Lanes in (device, stream) order, so threads start in the same order on every run.
+    std::map<std::pair<std::string, uint32_t>, std::vector<size_t>> lanes;
+    for (const Op& op : trace_.ops)
+        lanes[{op.device, op.stream}].push_back(op.index);
+    for (auto& [key, ops] : lanes)
+        stream_ops_.push_back(std::move(ops));
     for (const Op& op : trace_.ops) {
-        stream_ops_[op.stream].push_back(op.index);
         for (size_t dep : op.after) {
             if (event_of_[dep] < 0) {
                 event_of_[dep] = static_cast<int64_t>(events_.size());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Plays an operator trace on the models: one SystemC thread per stream issues that stream's
-// operators in program order, waits for their `after:` dependencies, and hands each to the
+// Plays an operator trace on the models: one SystemC thread per stream of each device issues
+// that stream's operators in program order, waits for their `after:` dependencies, and hands each to the
 // model chosen for it. Models advance simulated time; the driver only records results.
 #pragma once
 
@@ -43,7 +43,7 @@ class TraceDriver : public sc_core::sc_module {
     const Trace& trace_;
     std::vector<OpModel*> models_;
     std::function<void(uint64_t)> on_done_;
-    std::vector<std::vector<size_t>> stream_ops_;
+    std::vector<std::vector<size_t>> stream_ops_;  // per (device, stream) lane
     std::vector<OpResult> results_;
     std::vector<bool> done_;
     // Only ops that something waits on get an event (a large trace has few such ops).

@@ -13,6 +13,7 @@
 #include "sim/core/energy.h"
 #include "sim/core/kernel_metrics.h"
 #include "sim/core/types.h"
+#include "sim/exec/core/job.h"
 #include "sim/trace/op.h"
 #include "sim/trace/op_cost.h"
 
@@ -21,7 +22,6 @@ namespace sim {
 class ConfigNode;
 class StatGroup;
 class Logging;
-class EngineSet;
 
 enum class Fidelity {
     Analytic,  ///< Roofline: max(FLOPs / peak, bytes / bandwidth) + launch overhead
@@ -79,7 +79,7 @@ struct ModelContext {
     StatGroup& stats;      ///< the model's own stats group
     Logging& logging;      ///< named loggers with a simulated-time prefix
     uint64_t seed;         ///< the run's random seed
-    EngineSet& engines;    ///< the device\'s engines, shared by all its models
+    exec::DeviceExecutor& executor;  ///< runs the device's jobs, shared by all its models
 };
 
 using ModelFactory = std::function<std::unique_ptr<OpModel>(const ModelContext&)>;

@@ -11,6 +11,7 @@
 #include "models/systolic/register.h"
 #include "models/training/register.h"
 #include "sim/registry/registry.h"
+#include "sim/system/kind_registry.h"
 
 namespace sim {
 
@@ -24,6 +25,15 @@ void register_all(Registry& r) {
     cim::register_cim(r);
     systolic::register_systolic(r);
     training::register_training(r);
+}
+
+void register_all_kinds(system::KindRegistry& kinds) {
+    system::register_generic_kinds(kinds);
+    gpu::register_gpu_kinds(kinds);
+    hbm::register_hbm_kinds(kinds);
+    systolic::register_systolic_kinds(kinds);
+    cim::register_cim_kinds(kinds);
+    net::register_net_kinds(kinds);
 }
 
 }  // namespace sim

@@ -89,3 +89,14 @@ class Registry {
 void register_all(Registry& r);
 
 }  // namespace sim
+
+namespace sim::system {
+class KindRegistry;
+}
+
+namespace sim {
+
+/// Registers every module kind a system file may instantiate (sim/registry/register_all.cpp).
+void register_all_kinds(system::KindRegistry& kinds);
+
+}  // namespace sim

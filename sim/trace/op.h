@@ -147,7 +147,8 @@ struct Op {
     size_t index = 0;  ///< position in the expanded trace
     std::string name;  ///< unique in the trace
     OpKind kind = OpKind::Custom;
-    uint32_t stream = 0;        ///< ops on one stream run in program order
+    std::string device;         ///< the system instance that runs it; empty: the first device
+    uint32_t stream = 0;        ///< ops on one stream (of one device) run in program order
     std::vector<size_t> after;  ///< indices of ops that must finish first (all < index)
     DType dtype = DType::FP32;
     OpParams params;

@@ -304,6 +304,8 @@ class TraceBuilder {
                                std::to_string(names_.at(op.name)));
         }
 
+        if (n.get("device", op.device) && op.device.empty())
+            n.fail("device", "must name a device of the system, e.g. gpu0");
         n.get("stream", op.stream);
         if (op.stream >= kMaxStreams)
             n.fail("stream", "must be below " + std::to_string(kMaxStreams));

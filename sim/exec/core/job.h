@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// What a device runs when it runs one operator: the operator's time alone on the device (as its
+// timing model found it), the shares of the device's resources it fills while it runs, and the
+// bytes it moves through the device's memory port. A device module runs several jobs at once
+// (operators on different streams); they share compute slots, links and copy engines, and
+// their memory traffic queues at whatever memory target the device's port is bound to, so a
+// job alone takes exactly its duration and concurrent jobs slow each other by mechanism.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/core/types.h"
+
+namespace sim::exec {
+
+/// One operator's demand on its device.
+struct Job {
+    TimePs duration;          ///< time alone on the device (the timing model's answer), > 0
+    double compute = 0;       ///< share of the compute slots (SMs' CTA slots, the array) it fills alone, [0, 1]
+    double link = 0;          ///< share of the device's link bandwidth it uses alone, [0, 1]
+    double copy = 0;          ///< share of the copy (DMA) engines it uses alone, [0, 1]
+    double memory_bytes = 0;  ///< bytes it moves through the device's memory port, >= 0
+    /// A kernel's grid: its CTAs and the CTA slots the device has for them (CTAs per SM × SMs).
+    /// With a grid, a smaller share of the slots costs whole waves: a grid of one full wave
+    /// that finds a sixth of the SMs taken runs in two (wave quantisation); 0: no grid.
+    uint64_t ctas = 0;
+    double cta_slots = 0;
+};
+
+/// When a job ran.
+struct JobTimes {
+    TimePs start;
+    TimePs end;
+};
+
+/// Runs jobs on one device. Implemented by the device's SystemC module; run() is called from a
+/// SystemC thread and returns when the job has finished.
+class DeviceExecutor {
+  public:
+    virtual ~DeviceExecutor() = default;
+    virtual JobTimes run(const Job& job) = 0;
+};
+
+}  // namespace sim::exec

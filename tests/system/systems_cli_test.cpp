@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// Systems end to end: `wallsim elaborate` prints the module tree, `wallsim run --system` runs a
+// trace on several devices, concurrent operators slow each other down by mechanism, a hardware
+// file is the same one-device system, and wiring mistakes are one-line errors.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/testing/temp_dir.h"
+#include "tests/testing/wallsim_process.h"
+
+namespace sim {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::expect_bad_input;
+using testing::slurp;
+using testing::wallsim;
+
+// op name -> time_us from an ops.csv
+std::map<std::string, double> op_times(const std::string& csv) {
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    {
+        std::istringstream h(line);
+        for (std::string c; std::getline(h, c, ',');)
+            header.push_back(c);
+    }
+    const size_t name_col =
+        size_t(std::find(header.begin(), header.end(), "name") - header.begin());
+    const size_t time_col =
+        size_t(std::find(header.begin(), header.end(), "time_us") - header.begin());
+    std::map<std::string, double> out;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::istringstream r(line);
+        for (std::string c; std::getline(r, c, ',');)
+            cells.push_back(c);
+        out[cells.at(name_col)] = std::stod(cells.at(time_col));
+    }
+    return out;
+}
+
+TEST(Systems, ElaborateShowsTheDgxMachine) {
+    testing::TempDir dir;
+    const auto r = wallsim("elaborate --system configs/systems/dgx_h100.yaml", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* s : {"gpu7  [gpu]", "sm_0  [sm]", "warp_scheduler  [warp_scheduler]",
+                          "tensor_core  [tensor_core]", "… sm_1 to sm_131: 131 more like sm_0",
+                          "nvswitch3  [nvswitch]", "mem -> hbm7", "nic7  [nic]",
+                          "nvlink_17  [nvlink_port]  25 GB/s each way  -> nvswitch3.port_39",
+                          "… stack_1 to stack_4: 4 more like stack_0"})
+        EXPECT_THAT(r.out, HasSubstr(s));
+}
+
+TEST(Systems, AHardwareFileIsAOneDeviceSystem) {
+    testing::TempDir dir;
+    const auto r = wallsim("elaborate --hw configs/hw/h100.yaml", dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("gpu0  [gpu]"));
+    EXPECT_THAT(r.out, HasSubstr("mem -> hbm0"));
+}
+
+TEST(Systems, ASystemOfOneGpuGivesTheSameOpsAsItsHardwareFile) {
+    testing::TempDir dir;
+    const auto sys = dir.path() / "one.yaml";
+    std::ofstream(sys) << "instances:\n"
+                       << "  gpu0: {extends: " << WALLSIM_SOURCE_DIR << "/configs/hw/h100.yaml}\n"
+                       << "  hbm0: {kind: hbm, extends: " << WALLSIM_SOURCE_DIR
+                       << "/configs/hw/h100.yaml}\n"
+                       << "connections: ['gpu0.mem -> hbm0']\n";
+    const auto a = wallsim("run --hw configs/hw/h100.yaml --trace traces/examples/transformer_layer.yaml "
+                           "--fidelity analytic --no-progress --out " + (dir.path() / "a").string(),
+                           dir);
+    ASSERT_EQ(a.code, 0) << a.err;
+    const auto b = wallsim("run --system " + sys.string() +
+                               " --trace traces/examples/transformer_layer.yaml --fidelity analytic "
+                               "--no-progress --out " + (dir.path() / "b").string(),
+                           dir);
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_EQ(slurp(dir.path() / "a" / "ops.csv"), slurp(dir.path() / "b" / "ops.csv"));
+}
+
+TEST(Systems, ACopyBesideTheCimChipWaitsForTheSharedStack) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "o";
+    const auto r = wallsim("run --system configs/systems/gpu_cim.yaml --trace "
+                           "traces/examples/gpu_cim_overlap.yaml --no-progress --out " +
+                               out.string(),
+                           dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto t = op_times(slurp(out / "ops.csv"));
+    EXPECT_GT(t.at("copy_beside_cim"), t.at("copy_alone") * 1.02);
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    EXPECT_GT(stats["system"]["hbm0"]["queueing"]["value"].get<double>(), 0.0);
+    EXPECT_GT(stats["system"]["cim0"]["memory_bytes"]["value"].get<double>(), 0.0);
+    EXPECT_EQ(stats["meta"]["devices"], nlohmann::json({"gpu0", "cim0"}));
+}
+
+TEST(Systems, AGemmBesideAnAllReduceLosesTheSmsTheCollectiveHolds) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "o";
+    const auto r = wallsim("run --hw configs/hw/h100.yaml --trace "
+                           "traces/examples/gemm_allreduce_overlap.yaml --fidelity analytic "
+                           "--no-progress --out " + out.string(),
+                           dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto t = op_times(slurp(out / "ops.csv"));
+    EXPECT_GT(t.at("gemm_beside_allreduce"), t.at("gemm_alone") * 1.05);
+    EXPECT_GE(t.at("allreduce_beside_gemm"), t.at("allreduce_alone"));
+}
+
+TEST(Systems, WiringMistakesAreOneLineErrors) {
+    testing::TempDir dir;
+    const auto sys = dir.path() / "bad.yaml";
+    std::ofstream(sys) << "instances:\n"
+                       << "  gpu0: {extends: " << WALLSIM_SOURCE_DIR << "/configs/hw/h100.yaml}\n"
+                       << "  sw0: {kind: nvswitch}\n"
+                       << "connections:\n"
+                       << "  - gpu0.mem -> sw0.port[0]\n";
+    expect_bad_input(wallsim("elaborate --system " + sys.string(), dir), "bad.yaml:5");
+    expect_bad_input(wallsim("run --system " + sys.string() +
+                                 " --trace traces/examples/vector_add.yaml --out " +
+                                 (dir.path() / "o").string(),
+                             dir),
+                     "is a memory initiator port but");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
+}
+
+TEST(Systems, AnOperatorOnAnUnknownDeviceIsAnError) {
+    testing::TempDir dir;
+    const auto trace = dir.path() / "t.yaml";
+    std::ofstream(trace) << "version: 1\nops:\n"
+                         << "  - {name: a, device: gpu9, kind: elementwise, elements: 1024}\n";
+    expect_bad_input(wallsim("run --system configs/systems/gpu_cim.yaml --trace " + trace.string() +
+                                 " --out " + (dir.path() / "o").string(),
+                             dir),
+                     "t.yaml:3");
+}
+
+}  // namespace
+}  // namespace sim
