@@ -12,6 +12,7 @@
 #include "sim/engine/output_dir.h"
 #include "sim/engine/power_stats.h"
 #include "sim/engine/progress.h"
+#include "sim/engine/timeline_json.h"
 #include "sim/engine/trace_driver.h"
 #include "sim/trace/trace_parser.h"
 
@@ -334,6 +335,8 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     out.write("ops.csv", format_ops_csv(trace, driver.results()));
     const std::string kernels = format_kernels_csv(trace, driver.results());
     if (!kernels.empty()) out.write("kernels.csv", kernels);
+    out.write("timeline.json",
+              format_timeline_json(trace, driver.results(), setup.name() + " " + setup.device()));
     out.write("resolved_config.yaml", resolved_config_text(setup.document(), options));
     out.commit();
 
