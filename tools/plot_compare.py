@@ -49,8 +49,10 @@ def main(argv=None):
                % os.path.join(a.dir, "ops.csv"))
     plt = wo.import_pyplot()
     classes = sorted({op_class(op) for op in ops}, key=lambda c: (c == REPLAYED, c))
-    cmap = plt.get_cmap("tab10")
-    color = {c: (REPLAYED_COLOR if c == REPLAYED else cmap(i % 10)) for i, c in enumerate(classes)}
+    # tab10 without its grey, which marks the replayed ops.
+    palette = [plt.get_cmap("tab10")(i) for i in range(10) if i != 7]
+    color = {c: (REPLAYED_COLOR if c == REPLAYED else palette[i % len(palette)])
+             for i, c in enumerate(classes)}
 
     fig, (scatter, bars) = plt.subplots(1, 2, figsize=(13, 5.5),
                                         gridspec_kw={"width_ratios": [1.1, 1]})

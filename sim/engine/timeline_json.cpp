@@ -14,50 +14,62 @@ std::string format_timeline_json(const Trace& trace,
     SIM_ASSERT(trace.ops.size() == results.size(), "one result per op");
     using json = nlohmann::ordered_json;
     constexpr int kPid = 0;  // one simulated device per run
-    json events = json::array();
-    events.push_back({{"name", "process_name"},
-                      {"ph", "M"},
-                      {"pid", kPid},
-                      {"tid", 0},
-                      {"args", {{"name", device + " (wallsim)"}}}});
+    // Each event is serialised by nlohmann on its own and appended: a run of a million ops
+    // never holds the whole document as a JSON tree.
+    std::string out = json{{"displayTimeUnit", "ns"},
+                           {"otherData", {{"generator", "wallsim"}, {"trace", trace.name}}}}
+                          .dump();
+    out.pop_back();  // the closing brace: traceEvents follows
+    out += ",\"traceEvents\":[";
+    out.reserve(out.size() + results.size() * 300);
+    bool first = true;
+    const auto append = [&out, &first](const json& event) {
+        if (!first) out += ',';
+        first = false;
+        out += event.dump();
+    };
+    append({{"name", "process_name"},
+            {"ph", "M"},
+            {"pid", kPid},
+            {"tid", 0},
+            {"args", {{"name", device + " (wallsim)"}}}});
     std::set<uint32_t> streams;
     for (const Op& op : trace.ops)
         streams.insert(op.stream);
     for (uint32_t s : streams) {
-        events.push_back({{"name", "thread_name"},
-                          {"ph", "M"},
-                          {"pid", kPid},
-                          {"tid", s},
-                          {"args", {{"name", "stream " + std::to_string(s)}}}});
+        append({{"name", "thread_name"},
+                {"ph", "M"},
+                {"pid", kPid},
+                {"tid", s},
+                {"args", {{"name", "stream " + std::to_string(s)}}}});
     }
+    json event = {{"name", ""}, {"cat", ""}, {"ph", "X"},  {"pid", kPid},
+                  {"tid", 0},   {"ts", 0.0}, {"dur", 0.0}, {"args", json::object()}};
     for (size_t i = 0; i < results.size(); ++i) {
         const Op& op = trace.ops[i];
         const OpResult& r = results[i];
         const bool link = r.cost.unit == ComputeUnit::Network || r.cost.unit == ComputeUnit::Host;
-        json args = {{"kind", to_string(op.kind)},
-                     {"flops", r.cost.flops},
-                     {"bytes", link ? (r.cost.unit == ComputeUnit::Network ? r.cost.wire_bytes
-                                                                           : r.cost.host_bytes)
-                                    : r.cost.dram_bytes},
-                     {"bound", r.bound},
-                     {"fidelity", to_string(r.fidelity)},
-                     {"model", r.model}};
-        if (op.measured_us) args["measured_us"] = *op.measured_us;
+        event["name"] = op.name;
+        event["cat"] = to_string(op.kind);
+        event["tid"] = op.stream;
         // Timestamps in microseconds, as the format specifies; picoseconds survive in the
         // fraction.
-        events.push_back({{"name", op.name},
-                          {"cat", to_string(op.kind)},
-                          {"ph", "X"},
-                          {"pid", kPid},
-                          {"tid", op.stream},
-                          {"ts", static_cast<double>(r.start.value()) / 1e6},
-                          {"dur", static_cast<double>((r.end - r.start).value()) / 1e6},
-                          {"args", std::move(args)}});
+        event["ts"] = static_cast<double>(r.start.value()) / 1e6;
+        event["dur"] = static_cast<double>((r.end - r.start).value()) / 1e6;
+        json& args = event["args"];
+        args = {{"kind", to_string(op.kind)},
+                {"flops", r.cost.flops},
+                {"bytes", link ? (r.cost.unit == ComputeUnit::Network ? r.cost.wire_bytes
+                                                                      : r.cost.host_bytes)
+                               : r.cost.dram_bytes},
+                {"bound", r.bound},
+                {"fidelity", to_string(r.fidelity)},
+                {"model", r.model}};
+        if (op.measured_us) args["measured_us"] = *op.measured_us;
+        append(event);
     }
-    json doc = {{"displayTimeUnit", "ns"},
-                {"otherData", {{"generator", "wallsim"}, {"trace", trace.name}}},
-                {"traceEvents", std::move(events)}};
-    return doc.dump() + "\n";
+    out += "]}\n";
+    return out;
 }
 
 }  // namespace sim
