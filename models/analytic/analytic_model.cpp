@@ -74,7 +74,9 @@ OpResult AnalyticModel::execute(const Op& op) {
     // clock's voltage.
     GovernedLoad governed;
     EnergyBreakdown charged = energy::charge(energy_.table, cost);
-    const bool on_sms = cost.unit == ComputeUnit::Vector || cost.unit == ComputeUnit::Tensor;
+    // A replayed measurement (custom duration_us) is not re-timed by the governor.
+    const bool on_sms = (cost.unit == ComputeUnit::Vector || cost.unit == ComputeUnit::Tensor) &&
+                        cost.replay_ps == 0;
     if (on_sms) {
         const ClockedLoad load = energy::analytic_load(energy_, hw_, cost, charged);
         governed = energy::govern(energy_.governor, load);
