@@ -52,7 +52,6 @@ class AnalyticModel final : public OpModel {
         Counter& network_bound;
         Counter& host_bound;
         Counter& power_limited;
-        Counter& measured;
         Scalar& compute_engine_busy;
         Scalar& link_engine_busy;
         Scalar& copy_engine_busy;
