@@ -62,7 +62,9 @@ OpResult AnalyticModel::execute(const Op& op) {
     // clock's voltage.
     GovernedLoad governed;
     EnergyBreakdown charged = energy::charge(energy_.table, cost);
-    const bool on_sms = cost.unit == ComputeUnit::Vector || cost.unit == ComputeUnit::Tensor;
+    // A replayed measurement (custom duration_us) is not re-timed by the governor.
+    const bool on_sms = (cost.unit == ComputeUnit::Vector || cost.unit == ComputeUnit::Tensor) &&
+                        cost.replay_ps == 0;
     if (on_sms) {
         const ClockedLoad load = energy::analytic_load(energy_, hw_, cost, charged);
         governed = energy::govern(energy_.governor, load);
@@ -115,8 +117,9 @@ OpResult AnalyticModel::execute(const Op& op) {
         ++stats_.launch_bound;
     else if (timing.bound == "network")
         ++stats_.network_bound;
-    else
+    else if (timing.bound == "host")
         ++stats_.host_bound;
+    // Replayed measurements (bound "measured") are counted in run.by_bound.measured.
     stats_.compute_engine_busy.set(to_seconds(compute_busy_));
     stats_.link_engine_busy.set(to_seconds(link_busy_));
     stats_.copy_engine_busy.set(to_seconds(copy_busy_));

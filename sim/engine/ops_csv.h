@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ops.csv: one row per operator with its timing, work, intensity, achieved rates, the roof it
-// is measured against, utilisations, bound and the fidelity that produced it. kernels.csv: what
+// is measured against, utilisations, bound and the fidelity that produced it, and for imported
+// operators the measured time and the simulated time's relative error. kernels.csv: what
 // a cycle-level GPU model saw inside each kernel.
 #pragma once
 

@@ -12,6 +12,7 @@
 #include "sim/engine/output_dir.h"
 #include "sim/engine/power_stats.h"
 #include "sim/engine/progress.h"
+#include "sim/engine/timeline_json.h"
 #include "sim/engine/trace_driver.h"
 #include "sim/system/system.h"
 #include "sim/trace/trace_parser.h"
@@ -426,6 +427,8 @@ RunSummary run_simulation(const Registry& registry,
     out.write("ops.csv", format_ops_csv(trace, driver.results()));
     const std::string kernels = format_kernels_csv(trace, driver.results());
     if (!kernels.empty()) out.write("kernels.csv", kernels);
+    out.write("timeline.json",
+              format_timeline_json(trace, driver.results(), machine.spec().name));
     out.write("resolved_config.yaml", options.system_file.empty()
                                           ? resolved_config_text(first.document(), options)
                                           : resolved_system_text(machine, options));

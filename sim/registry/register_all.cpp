@@ -10,6 +10,7 @@
 #include "models/net/register.h"
 #include "models/systolic/register.h"
 #include "models/training/register.h"
+#include "sim/import/register.h"
 #include "sim/registry/registry.h"
 #include "sim/system/kind_registry.h"
 
@@ -25,6 +26,7 @@ void register_all(Registry& r) {
     cim::register_cim(r);
     systolic::register_systolic(r);
     training::register_training(r);
+    import::register_import(r);
 }
 
 void register_all_kinds(system::KindRegistry& kinds) {

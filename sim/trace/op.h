@@ -95,6 +95,9 @@ struct CollectiveParams {
 struct CustomParams {
     uint64_t flops = 0, bytes = 0;
     ComputeUnit unit = ComputeUnit::Vector;
+    /// A measured duration replayed as is instead of timing flops and bytes, ps; 0: none.
+    /// Imported kernels that no model can describe keep their measured time this way.
+    uint64_t duration_ps = 0;
 };
 
 struct DramTrafficParams {  ///< a memory-system traffic pattern (the HBM model's generator)
@@ -153,6 +156,9 @@ struct Op {
     DType dtype = DType::FP32;
     OpParams params;
     KernelHints kernel;
+    /// The operator's duration measured on real hardware (imported traces), microseconds;
+    /// ops.csv sets the simulated time beside it.
+    std::optional<double> measured_us;
     SourceLocation where;  ///< the trace line that defined it
 };
 

@@ -132,6 +132,7 @@ struct CostVisitor {
         c.flops = d(p.flops);
         c.dram_bytes = d(p.bytes);
         c.unit = p.unit;
+        c.replay_ps = p.duration_ps;
         return c;
     }
 };

@@ -15,6 +15,8 @@ struct OpCost {
     double host_bytes = 0;  ///< bytes over the host link (h2d/d2h copies)
     ComputeUnit unit = ComputeUnit::Vector;  ///< the engine and roof the op is measured against
     DType dtype = DType::FP32;               ///< the roof's precision
+    /// A measured duration the op replays instead of being timed (custom duration_us), ps.
+    uint64_t replay_ps = 0;
 
     /// FLOPs per byte of device-memory traffic; 0 when no bytes move.
     double intensity() const { return dram_bytes > 0 ? flops / dram_bytes : 0.0; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sim/trace/trace_parser.h"
 
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -25,6 +26,14 @@ struct NameScope {
     std::unordered_map<std::string, size_t> local;
     const NameScope* parent = nullptr;
 };
+
+// A duration in microseconds, finite, not negative and within the engine's time range
+// (the simulator refuses operators longer than 1e6 s), as whole picoseconds.
+uint64_t microseconds_to_ps(const ConfigNode& n, const std::string& key, double us) {
+    if (!std::isfinite(us) || us < 0 || us > 1e12)
+        n.fail(key, "expected microseconds in [0, 1e12], got " + std::to_string(us));
+    return static_cast<uint64_t>(std::llround(us * 1e6));
+}
 
 uint64_t require_positive(const ConfigNode& n, const std::string& key) {
     uint64_t v = 0;
@@ -226,12 +235,23 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
         }
         case OpKind::Custom: {
             CustomParams p;
-            n.require("flops", p.flops);
-            n.require("bytes", p.bytes);
+            if (!n.has("duration_us")) {
+                n.require("flops", p.flops);
+                n.require("bytes", p.bytes);
+            } else {
+                n.get("flops", p.flops);
+                n.get("bytes", p.bytes);
+            }
             std::string unit = "vector";
             n.get_choice("unit", unit, {"vector", "tensor"});
             p.unit = unit == "tensor" ? ComputeUnit::Tensor : ComputeUnit::Vector;
-            if (p.flops == 0 && p.bytes == 0) n.fail("flops", "flops and bytes are both 0");
+            double duration_us = 0;
+            if (n.get("duration_us", duration_us)) {
+                p.duration_ps = microseconds_to_ps(n, "duration_us", duration_us);
+                if (p.duration_ps == 0) n.fail("duration_us", "must be at least 1 ps");
+            }
+            if (p.flops == 0 && p.bytes == 0 && p.duration_ps == 0)
+                n.fail("flops", "flops and bytes are both 0 and there is no duration_us");
             return p;
         }
     }
@@ -317,6 +337,11 @@ class TraceBuilder {
         op.dtype = read_dtype(n, "dtype", default_dtype(op.kind));
         op.params = read_params(n, op.kind, op.dtype);
         op.kernel = read_kernel_hints(n);
+        double measured_us = 0;
+        if (n.get("measured_us", measured_us)) {
+            microseconds_to_ps(n, "measured_us", measured_us);  // validates the range
+            op.measured_us = measured_us;
+        }
         n.reject_unknown_keys();
 
         names_[op.name] = op.index;

@@ -19,7 +19,7 @@ struct RooflineTiming {
     double memory_seconds = 0;   ///< bytes / bandwidth (HBM, link or host link)
     double roof_flops = 0;       ///< the peak used, FLOP/s
     double roof_bandwidth = 0;   ///< the bandwidth used, B/s
-    std::string bound;           ///< compute, memory, network, host or launch
+    std::string bound;           ///< compute, memory, network, host, launch or measured
 };
 
 class RooflineCore {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sim/trace/trace_parser.h"
 
+#include "sim/trace/op_cost.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -178,6 +180,34 @@ TEST(TraceParser, ShippedExamplesParse) {
         EXPECT_EQ(y.ops[i].name, j.ops[i].name);
         EXPECT_EQ(std::get<GemmParams>(y.ops[i].params).m, std::get<GemmParams>(j.ops[i].params).m);
     }
+}
+
+TEST(TraceParser, MeasuredTimesAndReplayedCustomOps) {
+    const Trace t = parse_trace_jsonl(
+        "{\"version\": 1}\n"
+        "{\"name\": \"g\", \"kind\": \"gemm\", \"m\": 8, \"n\": 8, \"k\": 8, "
+        "\"measured_us\": 12.5}\n"
+        "{\"name\": \"c\", \"kind\": \"custom\", \"duration_us\": 3.25, \"measured_us\": 3.25}\n",
+        "t.jsonl");
+    ASSERT_EQ(t.ops.size(), 2u);
+    EXPECT_EQ(t.ops[0].measured_us, 12.5);
+    EXPECT_EQ(std::get<CustomParams>(t.ops[1].params).duration_ps, 3'250'000u);
+    EXPECT_EQ(cost_of(t.ops[1]).replay_ps, 3'250'000u);
+    EXPECT_THAT(config_error([] {
+                    parse_trace_yaml("version: 1\nops:\n  - {kind: custom, duration_us: -1}\n",
+                                     "t.yaml");
+                }),
+                HasSubstr("duration_us: expected microseconds"));
+    EXPECT_THAT(
+        config_error([] { parse_trace_yaml("version: 1\nops:\n  - {kind: custom}\n", "t.yaml"); }),
+        HasSubstr("flops: required key is missing"));
+    EXPECT_THAT(config_error([] {
+                    parse_trace_yaml(
+                        "version: 1\nops:\n  - {kind: memcpy, bytes: 8, "
+                        "measured_us: nan}\n",
+                        "t.yaml");
+                }),
+                HasSubstr("measured_us"));
 }
 
 }  // namespace

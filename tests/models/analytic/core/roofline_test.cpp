@@ -102,3 +102,19 @@ TEST(Timeline, ServesInArrivalOrder) {
 
 }  // namespace
 }  // namespace sim::analytic
+
+namespace sim::analytic {
+namespace {
+
+TEST(Roofline, AReplayedDurationIsTheOpsTimePlusTheLaunch) {
+    const hw::HardwareParams hw = device("2us");
+    const RooflineCore core(hw);
+    OpCost c = cost(1e12, 0, ComputeUnit::Vector, DType::FP32);  // 1 s on the roof
+    c.replay_ps = 7'000'000;                                     // 7 us measured
+    const RooflineTiming t = core.time(c);
+    EXPECT_EQ(t.duration, TimePs{9'000'000});
+    EXPECT_EQ(t.bound, "measured");
+}
+
+}  // namespace
+}  // namespace sim::analytic
