@@ -8,11 +8,15 @@
 
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
+#include "sim/engine/inference_step.h"
 #include "sim/engine/ops_csv.h"
 #include "sim/engine/output_dir.h"
+#include "sim/engine/pipeline_step.h"
 #include "sim/engine/power_stats.h"
 #include "sim/engine/progress.h"
 #include "sim/engine/trace_driver.h"
+#include "sim/engine/utilization.h"
+#include "sim/trace/memory_check.h"
 #include "sim/trace/trace_parser.h"
 
 namespace sim {
@@ -286,6 +290,13 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     StatGroup stats(nullptr, "");
     HardwareSetup setup(registry, options.hw_file, options.overrides, stats, logging, options.seed);
     const Trace trace = parse_trace_file(options.trace_file);
+    const uint64_t capacity = device_memory_capacity(stats);
+    if (trace.memory && capacity == 0)
+        logging.get("engine")->warn(
+            "device '{}' has no memory capacity; the trace's memory: "
+            "is not checked",
+            setup.device());
+    check_declared_memory(trace, capacity, "hbm.capacity");
     std::vector<OpModel*> models;
     models.reserve(trace.ops.size());
     std::vector<std::string> fallback_of(trace.ops.size());
@@ -320,6 +331,17 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     StatGroup& run_stats = stats.add_group("run");
     publish_run_stats(run_stats, trace, driver.results());
     fallbacks.publish(run_stats.add_group("fidelity"));
+    const TimePs sim_end =
+        std::max_element(driver.results().begin(), driver.results().end(),
+                         [](const OpResult& a, const OpResult& b) { return a.end < b.end; })
+            ->end;
+    const auto pipeline = pipeline_step(trace, driver.results(), sim_end);
+    if (pipeline) publish_pipeline_step(run_stats, *trace.pipeline, *pipeline);
+    const auto inference = inference_times(trace, driver.results(), sim_end);
+    if (inference) publish_inference(run_stats, trace, *inference);
+    const Utilization utilization =
+        utilization_of(trace, driver.results(), to_seconds(pipeline ? pipeline->step : sim_end));
+    publish_utilization(run_stats, utilization);
     const Json meta = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", setup.name()},
                        {"hw_file", options.hw_file},         {"device", setup.device()},
                        {"trace_name", trace.name},           {"trace_file", options.trace_file},
@@ -333,10 +355,21 @@ RunSummary run_simulation(const Registry& registry, const RunOptions& options) {
     out.commit();
 
     RunSummary summary;
-    summary.sim_seconds = to_seconds(
-        std::max_element(driver.results().begin(), driver.results().end(),
-                         [](const OpResult& a, const OpResult& b) { return a.end < b.end; })
-            ->end);
+    summary.sim_seconds = to_seconds(sim_end);
+    if (pipeline) {
+        summary.step_seconds = to_seconds(pipeline->step);
+        summary.pipeline_bubble = pipeline->bubble_share();
+    }
+    if (inference) {
+        summary.time_to_first_token = to_seconds(inference->first_token);
+        summary.time_per_output_token = inference->time_per_output_token();
+        summary.tokens_per_second = inference->tokens_per_second();
+        summary.kv_cache_bytes = trace.memory ? trace.memory->kv_cache : 0;
+    }
+    if (utilization.peak_flops > 0) {
+        summary.mfu = utilization.mfu();
+        summary.hfu = utilization.hfu();
+    }
     summary.ops = trace.ops.size();
     summary.out_dir = options.out_dir;
     return summary;
