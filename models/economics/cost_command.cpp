@@ -98,8 +98,13 @@ Column column_of_run(const Registry& registry, const std::string& dir, DType dty
         }
         return stats[group][key]["value"].get<double>();
     };
-    const double flops = scalar("run", "flops");
-    const double seconds = scalar("run", "sim_time");
+    // MFU counts model FLOPs only (recomputation left out) over the whole step (a pipeline's
+    // bubble included): the run's own run.mfu numerator and time, against this table's peak.
+    const bool has_mfu = stats["run"].contains("model_flops");
+    const double flops = scalar("run", has_mfu ? "model_flops" : "flops");
+    const bool pipelined = stats["run"].contains("pipeline");
+    const double seconds = pipelined ? stats["run"]["pipeline"]["step_time"]["value"].get<double>()
+                                     : scalar("run", "sim_time");
     Column c;
     c.label = dir;
     c.gpu = economics_of_file(registry, dir + "/resolved_config.yaml", {}, dtype, dir);

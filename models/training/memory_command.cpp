@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // `wallsim memory`: what training a transformer (configs/models/*.yaml) holds on one GPU,
 // part by part: weights, gradients, Adam's states and activations (core/training_memory.h),
-// beside the chapter's 20P / 18P rule of thumb. Prints a table; --out writes stats.json.
+// beside the chapter's 20P / 18P rule of thumb, with data, tensor and pipeline parallelism and
+// ZeRO. Prints a table; --out writes stats.json; --json prints the same JSON on stdout (what
+// tools/gen_transformer_trace declares in its traces' headers: one estimator).
 #include <boost/program_options.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <limits>
 
+#include "models/training/core/inference_memory.h"
 #include "models/training/core/training_memory.h"
 #include "models/training/model_params.h"
 #include "models/training/register.h"
@@ -43,6 +47,16 @@ void print_table(const ModelDescription& model, const MemoryOptions& o, const Me
                 o.precision == Precision::Amp ? "mixed precision (amp)" : "fp32",
                 static_cast<unsigned long long>(o.batch), static_cast<unsigned long long>(o.seq),
                 to_string(o.checkpointing).c_str(), to_string(o.attention).c_str());
+    const Parallelism& par = o.parallel;
+    if (par.gpus() > 1) {
+        const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+        std::printf(
+            "%llu GPUs: data %llu (ZeRO-%llu) x tensor %llu x pipeline %llu (%llu "
+            "micro-batches); per GPU of the most loaded stage: %.4g B parameters\n",
+            u(par.gpus()), u(par.dp), u(par.zero), u(par.tp), u(par.pp), u(par.microbatches),
+            m.parameters_per_gpu / 1e9);
+    }
+    // Bytes per parameter of the model, so that sharding shows as a smaller figure.
     std::printf("\n%-44s %12s %10s\n", "", "bytes/param", "GB");
     const auto row = [&](const std::string& name, double bytes) {
         std::printf("%-44s %12.4g %10.2f\n", name.c_str(), bytes / p, bytes / kGB);
@@ -54,14 +68,19 @@ void print_table(const ModelDescription& model, const MemoryOptions& o, const Me
     row("optimizer: Adam m (fp32)", m.adam_m);
     row("optimizer: Adam v (fp32)", m.adam_v);
     row("model states", m.model_states());
-    const auto layers = static_cast<unsigned long long>(s.layers);
+    // "2 x 10 layers": micro-batches in flight on pipeline stage 0 times its layers.
+    const auto stage_layers = static_cast<unsigned long long>(s.layers / par.pp);
+    const auto in_flight = static_cast<unsigned long long>(m.microbatches_in_flight);
+    const std::string layers =
+        in_flight == 1 ? std::to_string(stage_layers)
+                       : std::to_string(in_flight) + " x " + std::to_string(stage_layers);
     char activations[96];
     if (o.checkpointing == Checkpointing::None) {
-        std::snprintf(activations, sizeof activations, "activations (%llu layers x %.3g GB)",
-                      layers, m.activations_per_layer / kGB);
+        std::snprintf(activations, sizeof activations, "activations (%s layers x %.3g GB)",
+                      layers.c_str(), m.activations_per_layer / kGB);
     } else {
-        std::snprintf(activations, sizeof activations, "activations (%llu layer inputs + 1 layer)",
-                      layers);
+        std::snprintf(activations, sizeof activations, "activations (%s layer inputs + 1 layer)",
+                      layers.c_str());
     }
     row(activations, m.activations);
     row("total", m.total());
@@ -75,6 +94,13 @@ void publish(StatGroup& g, const TransformerShape& s, const MemoryBreakdown& m) 
     g.add_scalar("parameters", "count", "P: every parameter Adam updates").set(m.parameters);
     g.add_scalar("non_embedding_parameters", "count", "N: the layers and the final norm")
         .set(s.non_embedding_parameters());
+    g.add_scalar("parameters_per_gpu", "count",
+                 "parameters one GPU holds (the most loaded pipeline stage, 1/t of the split "
+                 "weights)")
+        .set(m.parameters_per_gpu);
+    g.add_scalar("microbatches_in_flight", "count",
+                 "micro-batches whose activations stage 0 holds at once (1F1B)")
+        .set(m.microbatches_in_flight);
     g.add_scalar("weights", "B", "weights in the training precision").set(m.weights);
     g.add_scalar("gradients", "B", "gradients in the training precision").set(m.gradients);
     g.add_scalar("master_weights", "B", "fp32 master weights (mixed precision only)")
@@ -97,11 +123,47 @@ void publish(StatGroup& g, const TransformerShape& s, const MemoryBreakdown& m) 
         .set(m.chapter_total());
 }
 
+void print_inference_table(const ModelDescription& model,
+                           const InferenceOptions& o,
+                           const InferenceMemory& m) {
+    const TransformerShape& s = model.shape;
+    const auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+    std::printf("%s (%s): %.4g B parameters; inference, bf16\n", s.name.c_str(),
+                model.label.c_str(), s.parameters() / 1e9);
+    std::printf("batch %llu x (prompt %llu + generate %llu), %llu KV heads of %llu%s\n", u(o.batch),
+                u(o.prompt), u(o.generate), u(s.kv_heads), u(s.heads),
+                o.tp > 1 ? (", tensor parallel " + std::to_string(o.tp)).c_str() : "");
+    std::printf("\n%-44s %14s\n", "", "GB");
+    std::printf("%-44s %14.2f\n", "weights (bf16)", m.weights / kGB);
+    char kv[96];
+    std::snprintf(kv, sizeof kv, "KV cache (%.0f tokens x %.4g MB)", m.cached_tokens,
+                  m.kv_cache_per_token / 1e6);
+    std::printf("%-44s %14.2f\n", kv, m.kv_cache / kGB);
+    std::printf("%-44s %14.2f\n", "total", m.total() / kGB);
+    std::printf("(GB = 1e9 bytes)\n");
+}
+
+void publish_inference(StatGroup& g, const TransformerShape& s, const InferenceMemory& m) {
+    g.add_scalar("parameters", "count", "P: every parameter").set(s.parameters());
+    g.add_scalar("parameters_per_gpu", "count",
+                 "parameters one GPU holds (1/t of the split "
+                 "weights)")
+        .set(m.parameters_per_gpu);
+    g.add_scalar("weights", "B", "bf16 weights").set(m.weights);
+    g.add_scalar("kv_cache_per_token", "B",
+                 "keys and values of one token of one sequence, all layers")
+        .set(m.kv_cache_per_token);
+    g.add_scalar("cached_tokens", "count", "batch x (prompt + generate - 1)").set(m.cached_tokens);
+    g.add_scalar("kv_cache", "B", "the KV cache at the last decode step").set(m.kv_cache);
+    g.add_scalar("total", "B", "weights + KV cache").set(m.total());
+}
+
 }  // namespace
 
 int run_memory_command(const Registry& /*registry*/, const std::vector<std::string>& args) {
     std::string model_text, precision_text, checkpointing_text, attention_text, batch_text,
-        seq_text, out_dir;
+        seq_text, out_dir, dp_text, tp_text, pp_text, microbatches_text, zero_text, mode,
+        prompt_text, generate_text;
     po::options_description opts("wallsim memory options");
     auto add = opts.add_options();
     add("help,h", "show this help");
@@ -115,9 +177,25 @@ int run_memory_command(const Registry& /*registry*/, const std::vector<std::stri
         "naive: the softmax scores are kept (the paper's formula); fused: FlashAttention");
     add("batch", po::value(&batch_text), "micro-batch in sequences (default: the model's)");
     add("seq", po::value(&seq_text), "sequence length in tokens (default: the model's)");
+    add("dp", po::value(&dp_text)->default_value("1"), "data-parallel GPUs");
+    add("zero", po::value(&zero_text)->default_value("0"),
+        "ZeRO stage over the --dp GPUs: 1 shards optimizer states, 2 also gradients, 3 also "
+        "weights");
+    add("tp", po::value(&tp_text)->default_value("1"),
+        "tensor-parallel GPUs (Megatron): divides heads, kv_heads and ffn_hidden");
+    add("pp", po::value(&pp_text)->default_value("1"), "pipeline stages: divides the layers");
+    add("microbatches", po::value(&microbatches_text)->default_value("1"),
+        "micro-batches per step (1F1B pipeline: stage 0 holds min(pp, microbatches))");
+    add("mode", po::value(&mode)->default_value("training"),
+        "training, or inference: bf16 weights and the KV cache (--prompt, --generate, --batch, "
+        "--tp)");
+    add("prompt", po::value(&prompt_text)->default_value("512"), "inference: prompt tokens");
+    add("generate", po::value(&generate_text)->default_value("128"), "inference: generated tokens");
     add("out", po::value(&out_dir), "write stats.json and stats.txt here");
+    add("json", "print stats.json's content on stdout instead of the table");
     if (print_help_if_asked(opts, args)) return 0;
-    parse_options(args, opts);
+    const po::variables_map vm = parse_options(args, opts);
+    constexpr uint64_t kMaxGpus = 1'000'000;
 
     MemoryOptions o;
     o.precision = parse_choice("--precision", precision_text, parse_precision);
@@ -127,23 +205,75 @@ int run_memory_command(const Registry& /*registry*/, const std::vector<std::stri
     o.batch = batch_text.empty() ? model.shape.micro_batch
                                  : whole_number_option("--batch", batch_text, 1, kMaxBatch);
     o.seq = seq_text.empty() ? model.shape.seq : whole_number_option("--seq", seq_text, 1, kMaxSeq);
+    o.parallel.dp = whole_number_option("--dp", dp_text, 1, kMaxGpus);
+    o.parallel.tp = whole_number_option("--tp", tp_text, 1, kMaxGpus);
+    o.parallel.pp = whole_number_option("--pp", pp_text, 1, kMaxGpus);
+    o.parallel.microbatches =
+        whole_number_option("--microbatches", microbatches_text, 1, kMaxBatch);
+    o.parallel.zero = whole_number_option("--zero", zero_text, 0, 3);
+    if (const std::string problem = o.parallel.problem(model.shape); !problem.empty()) {
+        const size_t colon = problem.find(": ");
+        throw option_error(problem.substr(0, colon), problem.substr(colon + 2));
+    }
+    if (mode != "training" && mode != "inference")
+        throw option_error("--mode", "'" + mode + "' is not one of: training, inference");
     std::unique_ptr<OutputDir> out;
     if (!out_dir.empty()) out = std::make_unique<OutputDir>(out_dir);
 
-    const MemoryBreakdown m = training_memory(model.shape, o);
-    print_table(model, o, m);
-    if (out) {
-        StatGroup stats(nullptr, "");
+    StatGroup stats(nullptr, "");
+    Json meta;
+    std::function<void()> print;
+    MemoryBreakdown m;
+    InferenceOptions io;
+    InferenceMemory im;
+    if (mode == "inference") {
+        io.batch = o.batch;
+        io.prompt = whole_number_option("--prompt", prompt_text, 1, kMaxSeq);
+        io.generate = whole_number_option("--generate", generate_text, 1, kMaxSeq);
+        io.tp = o.parallel.tp;
+        if (o.parallel.dp > 1 || o.parallel.pp > 1 || o.parallel.zero > 0)
+            throw option_error("--mode", "inference takes --tp only (no --dp, --pp or --zero)");
+        im = inference_memory(model.shape, io);
+        publish_inference(stats.add_group("memory"), model.shape, im);
+        meta = {{"wallsim_version", WALLSIM_VERSION},
+                {"model", model.shape.name},
+                {"model_file", model.label},
+                {"mode", mode},
+                {"batch", io.batch},
+                {"prompt", io.prompt},
+                {"generate", io.generate},
+                {"tp", io.tp}};
+        print = [&] { print_inference_table(model, io, im); };
+    } else {
+        m = training_memory(model.shape, o);
         publish(stats.add_group("memory"), model.shape, m);
-        out->write_stats({{"wallsim_version", WALLSIM_VERSION},
-                          {"model", model.shape.name},
-                          {"model_file", model.label},
-                          {"precision", to_string(o.precision)},
-                          {"checkpointing", to_string(o.checkpointing)},
-                          {"attention", to_string(o.attention)},
-                          {"batch", o.batch},
-                          {"seq", o.seq}},
-                         stats);
+        print = [&] { print_table(model, o, m); };
+        meta = {{"wallsim_version", WALLSIM_VERSION},
+                {"model", model.shape.name},
+                {"model_file", model.label},
+                {"precision", to_string(o.precision)},
+                {"checkpointing", to_string(o.checkpointing)},
+                {"attention", to_string(o.attention)},
+                {"batch", o.batch},
+                {"seq", o.seq},
+                {"dp", o.parallel.dp},
+                {"zero", o.parallel.zero},
+                {"tp", o.parallel.tp},
+                {"pp", o.parallel.pp},
+                {"microbatches", o.parallel.microbatches}};
+    }
+    if (vm.count("json")) {
+        Json json;
+        json["meta"] = meta;
+        const Json tree = stats.to_json();  // items() must not outlive it
+        for (const auto& [key, value] : tree.items())
+            json[key] = value;
+        std::printf("%s\n", json.dump(2).c_str());
+    } else {
+        print();
+    }
+    if (out) {
+        out->write_stats(meta, stats);
         out->write("model.yaml", dump_config(*model.document));
         out->commit();
     }

@@ -3,6 +3,7 @@
 // Exit codes: 0 success, 2 bad input (config, trace, command line), 1 internal error.
 #include <boost/program_options.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <systemc>
@@ -105,8 +106,28 @@ int cmd_run(const std::vector<std::string>& args) {
     sim::system::KindRegistry kinds;
     sim::register_all_kinds(kinds);
     const sim::RunSummary s = sim::run_simulation(registry, kinds, o);
-    std::cerr << "wallsim: " << s.ops << " operators, simulated " << s.sim_seconds * 1e3
-              << " ms; results in " << s.out_dir << "\n";
+    std::cerr << "wallsim: " << s.ops << " operators, simulated " << s.sim_seconds * 1e3 << " ms";
+    if (s.step_seconds) {
+        char text[96];
+        std::snprintf(text, sizeof text, ", step %g ms with a %.1f%% pipeline bubble",
+                      *s.step_seconds * 1e3, 100 * *s.pipeline_bubble);
+        std::cerr << text;
+    }
+    if (s.time_to_first_token) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      ", time to first token %.3g ms, per output token %.3g ms, %.4g tokens/s, "
+                      "KV cache %.3g GB",
+                      *s.time_to_first_token * 1e3, *s.time_per_output_token * 1e3,
+                      *s.tokens_per_second, static_cast<double>(s.kv_cache_bytes) / 1e9);
+        std::cerr << text;
+    }
+    if (s.mfu) {
+        char text[64];
+        std::snprintf(text, sizeof text, ", MFU %.1f%%, HFU %.1f%%", 100 * *s.mfu, 100 * *s.hfu);
+        std::cerr << text;
+    }
+    std::cerr << "; results in " << s.out_dir << "\n";
     return 0;
 }
 
@@ -179,9 +200,9 @@ int cmd_elaborate(const std::vector<std::string>& args) {
     sim::Logging logging(spdlog::level::warn, [] { return sim::TimePs{0}; });
     std::vector<std::unique_ptr<sim::HardwareSetup>> setups;
     for (const auto* d : machine.devices())
-        setups.push_back(std::make_unique<sim::HardwareSetup>(
-            registry, d->spec->config, stats.add_group(d->spec->name), logging, 1,
-            *d->built.device));
+        setups.push_back(std::make_unique<sim::HardwareSetup>(registry, d->spec->config,
+                                                              stats.add_group(d->spec->name),
+                                                              logging, 1, *d->built.device));
     machine.print_tree(std::cout);
     return 0;
 }

@@ -8,13 +8,17 @@
 
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
+#include "sim/engine/inference_step.h"
 #include "sim/engine/ops_csv.h"
 #include "sim/engine/output_dir.h"
+#include "sim/engine/pipeline_step.h"
 #include "sim/engine/power_stats.h"
 #include "sim/engine/progress.h"
 #include "sim/engine/timeline_json.h"
 #include "sim/engine/trace_driver.h"
+#include "sim/engine/utilization.h"
 #include "sim/system/system.h"
+#include "sim/trace/memory_check.h"
 #include "sim/trace/trace_parser.h"
 
 namespace sim {
@@ -236,13 +240,13 @@ HardwareSetup::HardwareSetup(const Registry& registry,
                              StatGroup& stats_root,
                              Logging& logging,
                              uint64_t seed)
-    : HardwareSetup(registry,
-                    load_config(resolve_preset("hw", hw_file, "", {"--hw", 0, 0}, ""), overrides,
-                                "hw"),
-                    stats_root,
-                    logging,
-                    seed,
-                    no_device_) {}
+    : HardwareSetup(
+          registry,
+          load_config(resolve_preset("hw", hw_file, "", {"--hw", 0, 0}, ""), overrides, "hw"),
+          stats_root,
+          logging,
+          seed,
+          no_device_) {}
 
 exec::JobTimes HardwareSetup::NoDevice::run(const exec::Job&) {
     throw SimBug("an operator ran on a device set up only to read its configuration");
@@ -340,11 +344,11 @@ RunSummary run_simulation(const Registry& registry,
     StatGroup stats(nullptr, "");
     const std::vector<std::string> device_kind_names = device_kinds(registry);
     system::System machine(
-        kinds, options.system_file.empty()
-                   ? system::single_device_spec(options.hw_file, options.overrides,
-                                                device_kind_names)
-                   : system::SystemSpec::from_file(options.system_file, options.overrides,
-                                                   device_kind_names));
+        kinds,
+        options.system_file.empty()
+            ? system::single_device_spec(options.hw_file, options.overrides, device_kind_names)
+            : system::SystemSpec::from_file(options.system_file, options.overrides,
+                                            device_kind_names));
     const std::vector<const system::System::Instance*> devices = machine.devices();
     if (devices.empty()) {
         throw ConfigError({machine.spec().file, 0, 0}, "instances",
@@ -360,6 +364,16 @@ RunSummary run_simulation(const Registry& registry,
                                                          options.seed, *d->built.device));
     }
     Trace trace = parse_trace_file(options.trace_file);
+    // The memory each device needs (the trace's memory: header) against its capacity.
+    for (size_t d = 0; d < devices.size(); ++d) {
+        StatGroup& root = per_device ? *per_device->find_group(devices[d]->spec->name) : stats;
+        const uint64_t capacity = device_memory_capacity(root);
+        if (trace.memory && capacity == 0)
+            logging.get("engine")->warn(
+                "device '{}' has no memory capacity; the trace's memory: is not checked",
+                devices[d]->spec->name);
+        check_declared_memory(trace, capacity, "hbm.capacity");
+    }
     std::vector<OpModel*> models;
     models.reserve(trace.ops.size());
     std::vector<std::string> fallback_of(trace.ops.size());
@@ -374,8 +388,8 @@ RunSummary run_simulation(const Registry& registry,
                 for (const auto* dev : devices)
                     names += (names.empty() ? "" : ", ") + dev->spec->name;
                 throw ConfigError(op.where, "device",
-                                  "'" + op.device + "' is not a device of " +
-                                      machine.spec().file + "; devices: " + names);
+                                  "'" + op.device + "' is not a device of " + machine.spec().file +
+                                      "; devices: " + names);
             }
         }
         op.device = devices[d]->spec->name;
@@ -389,8 +403,8 @@ RunSummary run_simulation(const Registry& registry,
     OutputDir out(options.out_dir);
 
     auto engine_log = logging.get("engine");
-    engine_log->info("{}: {} operators on {} stream(s), system '{}'", trace.name,
-                     trace.ops.size(), trace.stream_count(), machine.spec().name);
+    engine_log->info("{}: {} operators on {} stream(s), system '{}'", trace.name, trace.ops.size(),
+                     trace.stream_count(), machine.spec().name);
     ProgressBar progress(trace.ops.size(), options.progress);
     TraceDriver driver("driver", trace, models, [&progress](uint64_t done) {
         progress.update(done, sc_core::sc_time_stamp().to_seconds());
@@ -408,6 +422,17 @@ RunSummary run_simulation(const Registry& registry,
     StatGroup& run_stats = stats.add_group("run");
     publish_run_stats(run_stats, trace, driver.results());
     fallbacks.publish(run_stats.add_group("fidelity"));
+    const TimePs sim_end =
+        std::max_element(driver.results().begin(), driver.results().end(),
+                         [](const OpResult& a, const OpResult& b) { return a.end < b.end; })
+            ->end;
+    const auto pipeline = pipeline_step(trace, driver.results(), sim_end);
+    if (pipeline) publish_pipeline_step(run_stats, *trace.pipeline, *pipeline);
+    const auto inference = inference_times(trace, driver.results(), sim_end);
+    if (inference) publish_inference(run_stats, trace, *inference);
+    const Utilization utilization =
+        utilization_of(trace, driver.results(), to_seconds(pipeline ? pipeline->step : sim_end));
+    publish_utilization(run_stats, utilization);
     machine.publish(stats.add_group("system"));
     const HardwareSetup& first = *setups.front();
     Json meta = {{"wallsim_version", WALLSIM_VERSION}, {"hw_name", first.name()},
@@ -427,18 +452,28 @@ RunSummary run_simulation(const Registry& registry,
     out.write("ops.csv", format_ops_csv(trace, driver.results()));
     const std::string kernels = format_kernels_csv(trace, driver.results());
     if (!kernels.empty()) out.write("kernels.csv", kernels);
-    out.write("timeline.json",
-              format_timeline_json(trace, driver.results(), machine.spec().name));
+    out.write("timeline.json", format_timeline_json(trace, driver.results(), machine.spec().name));
     out.write("resolved_config.yaml", options.system_file.empty()
                                           ? resolved_config_text(first.document(), options)
                                           : resolved_system_text(machine, options));
     out.commit();
 
     RunSummary summary;
-    summary.sim_seconds = to_seconds(
-        std::max_element(driver.results().begin(), driver.results().end(),
-                         [](const OpResult& a, const OpResult& b) { return a.end < b.end; })
-            ->end);
+    summary.sim_seconds = to_seconds(sim_end);
+    if (pipeline) {
+        summary.step_seconds = to_seconds(pipeline->step);
+        summary.pipeline_bubble = pipeline->bubble_share();
+    }
+    if (inference) {
+        summary.time_to_first_token = to_seconds(inference->first_token);
+        summary.time_per_output_token = inference->time_per_output_token();
+        summary.tokens_per_second = inference->tokens_per_second();
+        summary.kv_cache_bytes = trace.memory ? trace.memory->kv_cache : 0;
+    }
+    if (utilization.peak_flops > 0) {
+        summary.mfu = utilization.mfu();
+        summary.hfu = utilization.hfu();
+    }
     summary.ops = trace.ops.size();
     summary.out_dir = options.out_dir;
     return summary;

@@ -83,6 +83,14 @@ class HardwareSetup {
 struct RunSummary {
     double sim_seconds = 0;
     uint64_t ops = 0;
+    std::optional<double> step_seconds;           ///< pipeline traces: simulated time + bubble
+    std::optional<double> pipeline_bubble;        ///< pipeline traces: bubble / makespan
+    std::optional<double> time_to_first_token;    ///< inference traces, s
+    std::optional<double> time_per_output_token;  ///< inference traces, s
+    std::optional<double> tokens_per_second;      ///< inference traces
+    uint64_t kv_cache_bytes = 0;                  ///< inference traces: as declared
+    std::optional<double> mfu;  ///< model FLOPs utilization, when the run had a FLOP roof
+    std::optional<double> hfu;  ///< hardware FLOPs utilization (recomputation included)
     std::string out_dir;
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sim/engine/timeline_json.h"
 
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "sim/core/error.h"

@@ -146,6 +146,13 @@ struct KernelHints {
     }
 };
 
+/// Which pass of a pipelined micro-batch an operator belongs to (traces/README.md, pipeline:).
+enum class PipelinePhase {
+    None,      ///< outside the pipeline (the optimizer step, gradient reductions)
+    Forward,   ///< a micro-batch's forward pass through this stage
+    Backward,  ///< its backward pass (recomputation included)
+};
+
 struct Op {
     size_t index = 0;  ///< position in the expanded trace
     std::string name;  ///< unique in the trace
@@ -159,13 +166,56 @@ struct Op {
     /// The operator's duration measured on real hardware (imported traces), microseconds;
     /// ops.csv sets the simulated time beside it.
     std::optional<double> measured_us;
-    SourceLocation where;  ///< the trace line that defined it
+    /// Re-executes forward work for the backward pass (activation checkpointing): its FLOPs
+    /// count as hardware FLOPs (HFU) but not as model FLOPs (MFU).
+    bool recompute = false;
+    PipelinePhase phase = PipelinePhase::None;  ///< pipeline traces: forward or backward pass
+    uint64_t microbatch = 0;                    ///< pipeline traces: of which micro-batch
+    std::optional<uint64_t> token;  ///< inference traces: 0 prefill, j: the j-th decode step
+    SourceLocation where;           ///< the trace line that defined it
+};
+
+/// A trace of one pipeline stage (its header's `pipeline:` map): the stage runs its ops for
+/// every micro-batch; the other stages are taken to be like it (uniform stages).
+struct PipelineLayout {
+    uint64_t stages = 1;        ///< p, >= 1
+    uint64_t microbatches = 1;  ///< m per step, >= 1
+    uint64_t stage = 0;         ///< the stage this trace is, < stages
+    SourceLocation where;       ///< the header's pipeline: key
+};
+
+/// The device memory a trace says it needs on each device (its header's `memory:` map), in
+/// bytes. wallsim run refuses a trace whose total exceeds the device's memory capacity.
+struct DeclaredMemory {
+    uint64_t weights = 0;      ///< parameters in their working precision
+    uint64_t gradients = 0;    ///< gradients kept until the optimizer step
+    uint64_t optimizer = 0;    ///< optimizer states (Adam m and v, fp32 master weights)
+    uint64_t activations = 0;  ///< activations kept for the backward pass
+    uint64_t kv_cache = 0;     ///< inference: keys and values of every token so far
+    uint64_t workspace = 0;    ///< temporary buffers
+    SourceLocation where;      ///< the header's memory: key
+    /// The sum of the parts (each at most 2^60 bytes, so it cannot overflow).
+    uint64_t total() const {
+        return weights + gradients + optimizer + activations + kv_cache + workspace;
+    }
+};
+
+/// A trace of LLM inference (its header's `inference:` map): a prefill pass over the prompt
+/// (ops with `token: 0`), then one decode step per generated token (`token: 1..generate-1`).
+struct InferenceLayout {
+    uint64_t batch = 1;     ///< sequences decoded together, >= 1
+    uint64_t prompt = 1;    ///< prompt tokens per sequence, >= 1
+    uint64_t generate = 1;  ///< tokens generated per sequence, >= 1 (the first by the prefill)
+    SourceLocation where;   ///< the header's inference: key
 };
 
 struct Trace {
     std::string name;
     std::string file;
     std::vector<Op> ops;
+    std::optional<DeclaredMemory> memory;      ///< the header's memory: map, when present
+    std::optional<PipelineLayout> pipeline;    ///< the header's pipeline: map, when present
+    std::optional<InferenceLayout> inference;  ///< the header's inference: map, when present
     /// Number of streams used (max stream + 1).
     uint32_t stream_count() const;
 };

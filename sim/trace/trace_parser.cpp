@@ -342,11 +342,46 @@ class TraceBuilder {
             microseconds_to_ps(n, "measured_us", measured_us);  // validates the range
             op.measured_us = measured_us;
         }
+        n.get("recompute", op.recompute);
+        read_pipeline_fields(n, op);
+        read_token_field(n, op);
         n.reject_unknown_keys();
 
         names_[op.name] = op.index;
         if (scope) scope->local[base_name] = op.index;
         trace_.ops.push_back(std::move(op));
+    }
+
+    // `phase:` and `microbatch:` place an op in a micro-batch's pass through a pipeline stage;
+    // they need the header's pipeline: map.
+    void read_pipeline_fields(const ConfigNode& n, Op& op) const {
+        std::string phase;
+        const bool has_phase = n.get_choice("phase", phase, {"forward", "backward"});
+        const bool has_microbatch = n.get("microbatch", op.microbatch);
+        if (!has_phase && !has_microbatch) return;
+        if (!trace_.pipeline)
+            n.fail(has_phase ? "phase" : "microbatch",
+                   "needs a pipeline: map in the trace header (stages, microbatches)");
+        if (!has_phase) n.fail("phase", "required with microbatch; expected forward or backward");
+        if (!has_microbatch) n.fail("microbatch", "required with phase");
+        if (op.microbatch >= trace_.pipeline->microbatches)
+            n.fail("microbatch", "must be below the header's microbatches (" +
+                                     std::to_string(trace_.pipeline->microbatches) + ")");
+        op.phase = phase == "forward" ? PipelinePhase::Forward : PipelinePhase::Backward;
+    }
+
+    // `token:` places an op of an inference trace in the prefill (0) or a decode step.
+    void read_token_field(const ConfigNode& n, Op& op) const {
+        uint64_t token = 0;
+        if (!n.get("token", token)) return;
+        if (!trace_.inference)
+            n.fail("token",
+                   "needs an inference: map in the trace header (batch, prompt, "
+                   "generate)");
+        if (token >= trace_.inference->generate)
+            n.fail("token", "must be below the header's generate (" +
+                                std::to_string(trace_.inference->generate) + ")");
+        op.token = token;
     }
 
     size_t resolve(const ConfigNode& n, const std::string& dep, const NameScope* scope) const {
@@ -361,6 +396,75 @@ class TraceBuilder {
     std::unordered_map<std::string, size_t> names_;
 };
 
+// The header's `memory:` map: what the trace needs on each device, part by part.
+DeclaredMemory read_declared_memory(const ConfigNode& header) {
+    constexpr uint64_t kMaxPartBytes = uint64_t{1} << 60;
+    const ConfigNode n = header.child("memory");
+    DeclaredMemory m;
+    m.where = header.location_of("memory");
+    const std::pair<const char*, uint64_t*> parts[] = {
+        {"weights", &m.weights},         {"gradients", &m.gradients}, {"optimizer", &m.optimizer},
+        {"activations", &m.activations}, {"kv_cache", &m.kv_cache},   {"workspace", &m.workspace}};
+    for (const auto& [key, value] : parts) {
+        std::string text;
+        n.accept(key);  // known even when absent, for did-you-mean suggestions
+        if (!n.has(key)) continue;
+        n.get(key, text);
+        // A plain whole number is bytes (what generators write); anything else a size with a
+        // unit ("13.5GB").
+        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+            n.get(key, *value);
+        } else if (!text.empty() && text.front() == '-') {
+            n.fail(key, "'" + text + "' is negative; expected bytes or a size (80GB)");
+        } else {
+            n.get_size(key, *value);
+        }
+        if (*value > kMaxPartBytes) n.fail(key, "must be at most 1EiB (2^60 bytes)");
+    }
+    n.reject_unknown_keys();
+    if (m.total() == 0)
+        header.fail("memory",
+                    "declares no bytes; expected weights, gradients, optimizer, "
+                    "activations, kv_cache or workspace");
+    return m;
+}
+
+// The header's `pipeline:` map: which stage of how many, over how many micro-batches.
+PipelineLayout read_pipeline_layout(const ConfigNode& header) {
+    constexpr uint64_t kMaxStages = 1 << 16, kMaxMicrobatches = 1 << 20;
+    const ConfigNode n = header.child("pipeline");
+    PipelineLayout p;
+    p.where = header.location_of("pipeline");
+    p.stages = require_positive(n, "stages");
+    p.microbatches = require_positive(n, "microbatches");
+    n.get("stage", p.stage);
+    n.reject_unknown_keys();
+    if (p.stages > kMaxStages) n.fail("stages", "must be at most " + std::to_string(kMaxStages));
+    if (p.microbatches > kMaxMicrobatches)
+        n.fail("microbatches", "must be at most " + std::to_string(kMaxMicrobatches));
+    if (p.stage >= p.stages)
+        n.fail("stage", "must be below stages (" + std::to_string(p.stages) + ")");
+    return p;
+}
+
+// The header's `inference:` map: batch, prompt and generated tokens.
+InferenceLayout read_inference_layout(const ConfigNode& header) {
+    constexpr uint64_t kMaxTokens = uint64_t{1} << 24;
+    const ConfigNode n = header.child("inference");
+    InferenceLayout l;
+    l.where = header.location_of("inference");
+    l.batch = require_positive(n, "batch");
+    l.prompt = require_positive(n, "prompt");
+    l.generate = require_positive(n, "generate");
+    n.reject_unknown_keys();
+    for (const auto& [key, v] : {std::pair<const char*, uint64_t>{"batch", l.batch},
+                                 {"prompt", l.prompt},
+                                 {"generate", l.generate}}) {
+        if (v > kMaxTokens) n.fail(key, "must be at most " + std::to_string(kMaxTokens));
+    }
+    return l;
+}
+
 void read_header(const ConfigNode& header, Trace& trace) {
     uint64_t version = 0;
     header.require("version", version);
@@ -369,6 +473,11 @@ void read_header(const ConfigNode& header, Trace& trace) {
                                    " is not supported; expected " + std::to_string(kTraceVersion));
     }
     header.get("name", trace.name);
+    if (header.has("memory")) trace.memory = read_declared_memory(header);
+    if (header.has("pipeline")) trace.pipeline = read_pipeline_layout(header);
+    if (header.has("inference")) trace.inference = read_inference_layout(header);
+    if (trace.pipeline && trace.inference)
+        header.fail("inference", "a trace is a pipeline stage or an inference run, not both");
 }
 
 std::string stem_of(const std::string& label) {

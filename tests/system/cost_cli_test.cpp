@@ -65,6 +65,7 @@ TEST(CostCli, TakesMfuAndPowerFromASimulatedRun) {
     const auto cost = nlohmann::json::parse(slurp(out / "cost.json"))["columns"][0];
     EXPECT_EQ(cost["mfu_source"], "simulated");
     EXPECT_NEAR(cost["mfu"].get<double>(), flops / seconds / 989.42976e12, 1e-6);
+    EXPECT_NEAR(cost["mfu"].get<double>(), stats["run"]["mfu"]["value"].get<double>(), 1e-6);
     EXPECT_NEAR(cost["gpu_power_w"].get<double>(), power, 1e-6);
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tools/gen_transformer_trace on the 7b preset: each trace validates and runs on H100, and the
+# tools/gen_transformer_trace on the 7b preset: each trace validates and runs on H200 (an
+# unsharded 7B step with Adam needs 126 GB: more than an 80 GB H100 holds), and the
 # GEMM FLOPs of one step are 6·N·tokens (8·N·tokens with full checkpointing), N being the
 # non-embedding parameters as `wallsim memory` counts them.
 # Tolerance: the output projection is a GEMM outside N and adds 6·V·h·tokens (2.0% of 6·N·tokens
@@ -9,21 +10,24 @@
 # the backward pass. The runs are analytic: the test is about the trace, not the kernels.
 set -euo pipefail
 wallsim="$1"
+export WALLSIM="$wallsim"  # the generator sizes memory with it
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$wallsim" memory --model 7b --out "$tmp/memory" >/dev/null
 for ckpt in none full; do
   tools/gen_transformer_trace --model 7b --checkpointing "$ckpt" --dp 8 -o "$tmp/step_$ckpt.jsonl"
   "$wallsim" validate-trace "$tmp/step_$ckpt.jsonl"
-  "$wallsim" run --hw configs/hw/h100.yaml --fidelity analytic --trace "$tmp/step_$ckpt.jsonl" --out "$tmp/run_$ckpt" \
+  "$wallsim" run --hw configs/hw/h200.yaml --fidelity analytic --trace "$tmp/step_$ckpt.jsonl" --out "$tmp/run_$ckpt" \
     --no-progress
 done
 # The YAML encoding, every layer written out, no data parallelism: the same GEMMs. FP32 too.
-tools/gen_transformer_trace --model 7b --layers-simulated 32 --attention naive -o "$tmp/step.yaml"
-tools/gen_transformer_trace --model 7b --precision fp32 -o "$tmp/step_fp32.jsonl"
+# These two keep more than an H200 holds unsharded (the stored scores; fp32): ZeRO-3 over 8 GPUs.
+tools/gen_transformer_trace --model 7b --layers-simulated 32 --attention naive --dp 8 --zero 3 \
+  -o "$tmp/step.yaml"
+tools/gen_transformer_trace --model 7b --precision fp32 --dp 8 --zero 3 -o "$tmp/step_fp32.jsonl"
 for step in step.yaml step_fp32.jsonl; do
   "$wallsim" validate-trace "$tmp/$step"
-  "$wallsim" run --hw configs/hw/h100.yaml --fidelity analytic --trace "$tmp/$step" --out "$tmp/run_${step%.*}" \
+  "$wallsim" run --hw configs/hw/h200.yaml --fidelity analytic --trace "$tmp/$step" --out "$tmp/run_${step%.*}" \
     --no-progress
 done
 python3 - "$tmp" <<'PY'

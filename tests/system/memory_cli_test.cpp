@@ -97,7 +97,7 @@ TEST(MemoryCli, BadInputIsOneLineExitTwoAndWritesNothing) {
     const struct {
         std::string args, fragment;
     } cases[] = {
-        {"memory --model 7x" + to, "--model: '7x' is not a model preset (7b, 13b, 70b)"},
+        {"memory --model 7x" + to, "--model: '7x' is not a model preset (7b, 13b, 70b, gpt3_175b"},
         {"memory --model 7b --batch -4" + to, "--batch"},
         {"memory --model 7b --batch 0" + to, "--batch: '0' is not a whole number"},
         {"memory --model 7b --seq 1.5" + to, "--seq"},

@@ -2,6 +2,7 @@
 # Runs two small simulations and draws every plot from them; fails if a plot is missing.
 set -euo pipefail
 wallsim="$1"
+export WALLSIM="$wallsim"  # tools/gen_transformer_trace sizes memory with it
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$wallsim" run --hw configs/hw/a100.yaml --fidelity analytic --trace traces/examples/elementwise_sweep.yaml --out "$tmp/a100"
@@ -14,7 +15,7 @@ for e in occupancy stride divergence; do
 done
 # The Tensor Core experiments' step plots, from an analytic 7B step (the cycle-level one takes
 # minutes); plot_generations draws the same run twice.
-tools/gen_transformer_trace --model 7b -o "$tmp/step.jsonl" >/dev/null
+tools/gen_transformer_trace --model 7b --dp 8 --zero 1 -o "$tmp/step.jsonl" >/dev/null  # fits 80 GB
 "$wallsim" run --hw configs/hw/h100.yaml --fidelity analytic --trace "$tmp/step.jsonl" --out "$tmp/step" --no-progress
 tools/plot_step.py "$tmp/step" -o "$tmp/plots/step.png" >"$tmp/step.txt"
 grep -q MFU "$tmp/step.txt" || { echo "plot_step printed no MFU"; exit 1; }

@@ -40,6 +40,15 @@ TEST(ModelParams, PresetsLoadByName) {
     const ModelDescription m70 = load_model("70b", "--model");
     EXPECT_EQ(m70.shape.kv_heads, 8u);
     EXPECT_DOUBLE_EQ(m70.shape.parameters(), 68'976'648'192.0);
+    // Llama 3: the parameter counts of Meta's released checkpoints (config.json shapes, GQA).
+    const ModelDescription l8 = load_model("llama3_8b", "--model");
+    EXPECT_EQ(l8.shape.kv_heads, 8u);
+    EXPECT_DOUBLE_EQ(l8.shape.parameters(), 8'030'261'248.0);
+    EXPECT_DOUBLE_EQ(load_model("llama3_70b", "--model").shape.parameters(), 70'553'706'496.0);
+    // GPT-3 175B without its biases and learned position embeddings (the preset says so).
+    const double gpt3 = load_model("gpt3_175b", "--model").shape.parameters();
+    EXPECT_GT(gpt3, 0.99 * 175e9);
+    EXPECT_LT(gpt3, 175e9);
     // The same file by path.
     EXPECT_DOUBLE_EQ(
         load_model(testing::source_path("configs/models/7b.yaml"), "--model").shape.parameters(),
@@ -71,7 +80,8 @@ TEST(ModelParams, BadDescriptionsNameFileLineAndKey) {
 
 TEST(ModelParams, AnUnknownPresetListsThePresets) {
     EXPECT_THAT(config_error([] { load_model("7x", "--model"); }),
-                HasSubstr("--model: '7x' is not a model preset (7b, 13b, 70b) or a .yaml file"));
+                HasSubstr("--model: '7x' is not a model preset (7b, 13b, 70b, gpt3_175b, "
+                          "llama3_8b, llama3_70b) or a .yaml file"));
     EXPECT_THAT(config_error([] { load_model("/nonexistent/model.yaml", "--model"); }),
                 HasSubstr("/nonexistent/model.yaml"));
 }
