@@ -19,7 +19,7 @@ import wallsim_output as wo  # noqa: E402
 
 
 def sweep(wallsim, topology, algorithm, collective, sizes, outdir):
-    cmd = [wallsim, "net", "--topology", topology, "--algorithm", algorithm,
+    cmd = [wallsim, "net", "--topology", topology, "--algo", algorithm,
            "--collective", collective, "--sizes", sizes, "--out", outdir]
     proc = wo.run_wallsim(cmd[0], cmd[1:])
     with open(os.path.join(outdir, "net.csv")) as f:
@@ -31,7 +31,7 @@ def sweep(wallsim, topology, algorithm, collective, sizes, outdir):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", action="append", required=True,
-                    help="comma-separated TOPOLOGY[:ALGORITHM] (ring by default); repeatable")
+                    help="comma-separated TOPOLOGY[:ALGORITHM] (auto by default); repeatable")
     ap.add_argument("--collective", default="allreduce")
     ap.add_argument("--sizes", default="8B:8GiB")
     ap.add_argument("--wallsim", default="build/wallsim", help="the wallsim binary")
@@ -44,10 +44,10 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         for i, run in enumerate(runs):
             topology, _, algorithm = run.partition(":")
-            name, sizes, busbw = sweep(args.wallsim, topology, algorithm or "ring", args.collective,
+            name, sizes, busbw = sweep(args.wallsim, topology, algorithm or "auto", args.collective,
                                        args.sizes, os.path.join(tmp, "r%d" % i))
             ax.plot(sizes, busbw, marker="o", markersize=3,
-                    label="%s, %s" % (name, algorithm or "ring"))
+                    label="%s, %s" % (name, algorithm or "auto"))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("message size per GPU (bytes)")
