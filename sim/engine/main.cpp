@@ -13,6 +13,7 @@
 #include "sim/diff/diff_command.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/run.h"
+#include "sim/engine/validate_command.h"
 #include "sim/registry/registry.h"
 #include "sim/sweep/sweep_command.h"
 #include "sim/trace/op_cost.h"
@@ -37,6 +38,9 @@ const char* const kBuiltinUsage =
     "  validate-config HW [--set key=value]...\n"
     "                          check a hardware config and print its derived figures\n"
     "  validate-trace FILE     check an operator trace and print its totals\n"
+    "  validate [--filter TEXT] [--all] [--out DIR]\n"
+    "                          run the validation suite (configs/validation): measured vs\n"
+    "                          simulated, error, pass\n"
     "  sweep EXPERIMENT.yaml [--jobs N | --slurm] [--out DIR]\n"
     "                          run every point of an experiment; results.csv\n"
     "  diff RUN_A RUN_B [--top N] [--csv FILE]\n"
@@ -180,6 +184,7 @@ int dispatch(int argc, char** argv) {
     if (command == "validate-config") return cmd_validate_config(args);
     if (command == "validate-trace") return cmd_validate_trace(args);
     if (command == "diff") return sim::diff::diff_command(args);
+    if (command == "validate") return sim::run_validate_command(argv[0], args);
     sim::Registry registry;
     sim::register_all(registry);
     if (command == "sweep") {
@@ -189,7 +194,7 @@ int dispatch(int argc, char** argv) {
         return sim::sweep::sweep_command(commands, args);
     }
     if (const sim::CommandEntry* c = registry.find_command(command)) return c->run(registry, args);
-    std::string known = "run, list, validate-config, validate-trace, sweep, diff";
+    std::string known = "run, list, validate, validate-config, validate-trace, sweep, diff";
     for (const auto& name : registry.command_names())
         known += ", " + name;
     std::cerr << "wallsim: error: unknown command '" << command << "'; expected one of: " << known
