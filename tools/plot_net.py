@@ -7,6 +7,8 @@ latency-bound small messages on the left, the link rate on the right.
 Example:
   tools/plot_net.py --runs configs/net/dgx_h100.yaml,configs/net/pcie_box.yaml \\
       --runs configs/net/cluster_h100_ib.yaml:ring,configs/net/cluster_h100_ib.yaml:hierarchical -o net.png
+  tools/plot_net.py --runs configs/net/dgx_a100.yaml,configs/net/dgx_h100.yaml --sizes 1KiB:8GiB \
+      --measured configs/validation/data/nccl_allreduce_busbw.csv -o net_vs_measured.png
 """
 import argparse
 import csv
@@ -35,6 +37,8 @@ def main(argv=None):
     ap.add_argument("--collective", default="allreduce")
     ap.add_argument("--sizes", default="8B:8GiB")
     ap.add_argument("--wallsim", default="build/wallsim", help="the wallsim binary")
+    ap.add_argument("--measured", help="CSV of published points to overlay (label,bytes,busbw_gbps; "
+                    "# comments), e.g. configs/validation/data/nccl_allreduce_busbw.csv")
     ap.add_argument("-o", "--output", required=True, help="PNG, or SVG when it ends in .svg")
     ap.add_argument("--svg", action="store_true", help="also write an SVG next to the PNG")
     args = ap.parse_args(argv)
@@ -48,6 +52,18 @@ def main(argv=None):
                                        args.sizes, os.path.join(tmp, "r%d" % i))
             ax.plot(sizes, busbw, marker="o", markersize=3,
                     label="%s, %s" % (name, algorithm or "auto"))
+    if args.measured:
+        points = {}
+        try:
+            with open(args.measured) as f:
+                for row in csv.DictReader(line for line in f if not line.startswith("#")):
+                    points.setdefault(row["label"], []).append(
+                        (float(row["bytes"]), float(row["busbw_gbps"])))
+        except (OSError, KeyError, ValueError) as e:
+            wo.die("%s: expected columns label,bytes,busbw_gbps (%s)" % (args.measured, e))
+        for label, pts in points.items():
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], linestyle="none", marker="x",
+                    markersize=5, label="measured: " + label)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("message size per GPU (bytes)")

@@ -150,7 +150,8 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
         } catch (const std::invalid_argument& e) {
             throw option_error("--algo", e.what());
         }
-        const std::string algo = to_string(r.algorithm);
+        const std::string algo =
+            collective == Collective::AllToAll ? "direct" : to_string(r.algorithm);
         const std::string proto = r.protocol ? to_string(*r.protocol) : "-";
         std::printf("%14llu %12.2f %12.2f %12.2f %8llu %-12s %-7s %8u\n",
                     static_cast<unsigned long long>(size), r.time * 1e6, r.algbw / 1e9,
