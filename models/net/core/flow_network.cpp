@@ -39,8 +39,10 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
         // A flow whose own cap is below every link's fair share freezes at its cap first: the
         // capacity it leaves goes to the others.
         double lowest_cap = std::numeric_limits<double>::infinity();
-        for (uint32_t f : active) {
-            if (!frozen[f]) lowest_cap = std::min(lowest_cap, (*caps_)[f]);
+        if (any_cap_) {
+            for (uint32_t f : active) {
+                if (!frozen[f]) lowest_cap = std::min(lowest_cap, (*caps_)[f]);
+            }
         }
         if (lowest_cap <= share) {
             for (uint32_t f : active) {
@@ -84,6 +86,7 @@ double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
     std::vector<uint32_t> active;
     std::vector<double> caps(n);
     caps_ = &caps;
+    any_cap_ = false;
     double last = 0;
     for (size_t i = 0; i < n; ++i) {
         const Flow& f = flows[i];
@@ -94,6 +97,7 @@ double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
             latency[i] += topology_.link(l).latency;
         remaining[i] = f.bytes;
         caps[i] = f.max_rate > 0 ? f.max_rate : std::numeric_limits<double>::infinity();
+        any_cap_ = any_cap_ || caps[i] < std::numeric_limits<double>::infinity();
         if (f.bytes > 0 && !paths_[i]->empty())
             active.push_back(static_cast<uint32_t>(i));
         else

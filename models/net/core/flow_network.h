@@ -42,6 +42,7 @@ class FlowNetwork {
     // Scratch, per run.
     std::vector<const std::vector<uint32_t>*> paths_;
     const std::vector<double>* caps_ = nullptr;  ///< per flow of the current run
+    bool any_cap_ = false;                       ///< a flow of the current run has a cap
     std::vector<double> capacity_;
     std::vector<uint32_t> unfrozen_on_link_;
     std::vector<std::vector<uint32_t>> flows_on_link_;
