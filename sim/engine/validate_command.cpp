@@ -129,7 +129,8 @@ Outcome run_case(const std::string& exe, const ValidationCase& c, const fs::path
         const fs::path file = out / c.metric_file;
         const double v = c.metric_path.empty() ? csv_value(file, c.metric_column, c.metric_row)
                                                : json_value(file, c.metric_path);
-        o.simulated = v * c.scale;
+        if (c.divide > 0 && !(v > 0)) throw std::runtime_error(c.metric_path + " is not positive");
+        o.simulated = (c.divide > 0 ? c.divide / v : v) * c.scale;
     } catch (const std::exception& e) {
         o.error = e.what();
     }
@@ -169,15 +170,25 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
     add("filter", po::value(&filter),
         "run only the cases whose id or component contains this text");
     add("out", po::value(&out_dir), "write validation.csv and validation.md here");
+    add("all", "also run the slow cases (minutes of CPU each)");
     if (print_help_if_asked(opts, args)) return 0;
-    parse_options(args, opts);
+    const po::variables_map vm = parse_options(args, opts);
+    const bool all = vm.count("all") != 0;
 
     std::vector<ValidationCase> cases;
+    size_t skipped = 0;
     for (ValidationCase& c : load_validation_cases(cases_dir)) {
-        if (filter.empty() || c.id.find(filter) != std::string::npos ||
-            c.component.find(filter) != std::string::npos)
-            cases.push_back(std::move(c));
+        if (!filter.empty() && c.id.find(filter) == std::string::npos &&
+            c.component.find(filter) == std::string::npos)
+            continue;
+        if (c.slow && !all) {
+            ++skipped;
+            continue;
+        }
+        cases.push_back(std::move(c));
     }
+    if (cases.empty() && skipped > 0)
+        throw option_error("--all", "only slow cases match; run them with --all");
     if (cases.empty()) throw option_error("--filter", "'" + filter + "' matches no case");
     std::unique_ptr<OutputDir> out;
     if (!out_dir.empty()) out = std::make_unique<OutputDir>(out_dir);
@@ -241,8 +252,11 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
                   " | " + c.source + " |\n";
         }
     }
-    std::printf("validations: %zu of %zu within tolerance; consistency checks: %zu of %zu\n",
-                passed[0], total[0], passed[1], total[1]);
+    std::printf("validations: %zu of %zu within tolerance; consistency checks: %zu of %zu%s\n",
+                passed[0], total[0], passed[1], total[1],
+                skipped > 0
+                    ? ("; " + std::to_string(skipped) + " slow case(s) not run (--all)").c_str()
+                    : "");
     std::error_code ec;
     fs::remove_all(scratch, ec);
     if (out) {

@@ -42,6 +42,8 @@ ValidationCase read_case(const ConfigNode& n, const std::string& file) {
     } else
         m.fail("file", "'" + c.metric_file + "': expected a .json or .csv file the command writes");
     if (m.get("scale", c.scale) && !(c.scale > 0)) m.fail("scale", "must be > 0");
+    if (m.get("divide", c.divide) && !(c.divide > 0))
+        m.fail("divide", "must be > 0 (simulated = divide / value x scale)");
     m.reject_unknown_keys();
     n.require("measured", c.measured);
     if (!(c.measured > 0)) n.fail("measured", "must be > 0 (the published figure)");
@@ -53,6 +55,7 @@ ValidationCase read_case(const ConfigNode& n, const std::string& file) {
     if (!(c.tolerance > 0 && c.tolerance <= 1))
         n.fail("tolerance", "must be a relative tolerance in (0, 1], e.g. 0.1");
     n.get("known_gap", c.known_gap);
+    n.get("slow", c.slow);
     n.reject_unknown_keys();
     return c;
 }

@@ -28,12 +28,14 @@ struct ValidationCase {
     std::string metric_path;    ///< dotted path into the JSON, e.g. net_run.busbw.value
     std::string metric_column;  ///< CSV column name
     uint32_t metric_row = 0;    ///< CSV data row (0: the first after the header)
+    double divide = 0;          ///< > 0: simulated = divide / value x scale (a rate from a time)
     double scale = 1;           ///< simulated = value x scale, in unit
     double measured = 0;        ///< the published figure, in unit
     std::string unit;           ///< e.g. GB/s
     std::string source;         ///< citation: docs/references.md [key] and where in it
     double tolerance = 0.1;     ///< relative, (0, 1]
     std::string known_gap;      ///< non-empty: why the model misses it today (tests skip it)
+    bool slow = false;          ///< runs only with `wallsim validate --all` (minutes of CPU)
     std::string file;           ///< the file it came from, for messages
 };
 

@@ -122,6 +122,9 @@ TEST(ValidateCases, MalformedCasesAreBadInput) {
     std::ofstream(cases / "cases.yaml") << "cases:\n" << good;
     testing::expect_bad_input(wallsim("validate --cases " + cases.string() + " --filter zzz", dir),
                               "--filter");
+    // Slow cases run only with --all.
+    std::ofstream(cases / "cases.yaml") << "cases:\n" << good << "    slow: true\n";
+    testing::expect_bad_input(wallsim("validate --cases " + cases.string(), dir), "--all");
 }
 
 }  // namespace
