@@ -22,12 +22,15 @@ class StepRunner {
     void step(const std::vector<Flow>& flows, uint64_t times, double hop_latency) {
         if (times == 0 || flows.empty()) return;
         const double t = net_.run(flows, static_cast<double>(times));
+        // Only a step with a protocol latency needs its wire latency (AllToAll steps have none).
         double wire = 0;
-        for (const Flow& f : flows) {
-            double l = 0;
-            for (uint32_t link : topology_.route(f.src, f.dst))
-                l += topology_.link(link).latency;
-            wire = std::max(wire, l);
+        if (hop_latency > 0) {
+            for (const Flow& f : flows) {
+                double l = 0;
+                for (uint32_t link : topology_.route(f.src, f.dst))
+                    l += topology_.link(link).latency;
+                wire = std::max(wire, l);
+            }
         }
         time_ += static_cast<double>(times) * (t + std::max(0.0, hop_latency - wire));
         steps_ += times;
