@@ -217,7 +217,8 @@ void BM_NetCollective(benchmark::State& state) {
     const auto a =
         state.range(0) == 1 ? sim::net::Algorithm::Hierarchical : sim::net::Algorithm::Ring;
     for (auto _ : state)
-        benchmark::DoNotOptimize(sim::net::run_collective(t, c, a, 1 << 30, p.collective));
+        benchmark::DoNotOptimize(sim::net::run_collective(
+            t, {c, a, sim::net::Protocol::Simple, double(1 << 30)}, p.collective));
     state.SetLabel(state.range(0) == 0   ? "ring allreduce, 1024 GPUs, 1 GiB"
                    : state.range(0) == 1 ? "hierarchical allreduce, 1024 GPUs, 1 GiB"
                                          : "alltoall, 64 GPUs, 1 GiB");

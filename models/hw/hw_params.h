@@ -58,9 +58,10 @@ struct HardwareParams {
     PcieParams pcie;
     double tdp_watts = 0;             ///< thermal design power, W; 0 if unknown
     uint64_t launch_overhead_ps = 0;  ///< per-kernel launch overhead, ps
-    /// CTAs a collective's kernel runs (NCCL: one per channel), each holding an SM while the
-    /// collective runs: network.channels, 1..64. ASSUMPTION: 16, the order NCCL picks on
-    /// NVLink systems (nccl-tests prints it as nChannels [nccl-tests]).
+    /// CTAs a collective's kernel runs at the analytic fidelity (NCCL: one per channel), each
+    /// holding an SM while the collective runs: network.channels, 1..64. ASSUMPTION: 16, the
+    /// order NCCL picks on NVLink systems (nccl-tests prints it as nChannels [nccl-tests]); the
+    /// network model (gpu.net) uses the channels of the algorithm it runs instead.
     uint32_t collective_channels = 16;
 
     /// The share of the SMs a collective holds: collective_channels / sm_count, at most 1.

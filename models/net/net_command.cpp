@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "models/net/net_params.h"
 #include "models/net/register.h"
@@ -71,7 +72,7 @@ Topology build_topology(const NetParams& params, const ConfigNode& root) {
 }  // namespace
 
 int run_net_command(const Registry& /*registry*/, const std::vector<std::string>& args) {
-    std::string file, collective_text, algorithm_text, sizes_text, out_dir;
+    std::string file, collective_text, algorithm_text, protocol_text, sizes_text, out_dir;
     std::vector<std::string> overrides;
     po::options_description opts("wallsim net options");
     auto add = opts.add_options();
@@ -81,8 +82,11 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
     add("set", po::value(&overrides)->composing(), "override a config key: a.b=value");
     add("collective", po::value(&collective_text)->default_value("allreduce"),
         "allreduce, allgather, reducescatter or alltoall (a direct exchange)");
-    add("algorithm", po::value(&algorithm_text)->default_value("ring"),
-        "ring, tree or hierarchical (the last two: allreduce only)");
+    add("algo", po::value(&algorithm_text)->default_value("auto"),
+        "ring, tree, nvls, hierarchical (the last three: allreduce only) or auto (the fastest "
+        "of ring, tree and nvls, as NCCL's tuner picks)");
+    add("proto", po::value(&protocol_text)->default_value("auto"),
+        "simple, ll, ll128 (NCCL's protocols) or auto (the fastest)");
     add("sizes", po::value(&sizes_text)->default_value("8B:8GiB"),
         "message size per rank, or LOW:HIGH doubling (nccl-tests' -b/-e/-f 2)");
     add("out", po::value(&out_dir), "write net.csv and stats.json here");
@@ -91,14 +95,22 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
 
     Collective collective;
     Algorithm algorithm;
+    std::optional<Protocol> protocol;
     try {
         collective = parse_collective(collective_text);
+    } catch (const std::invalid_argument& e) {
+        throw option_error("--collective", e.what());
+    }
+    try {
         algorithm = parse_algorithm(algorithm_text);
     } catch (const std::invalid_argument& e) {
-        throw option_error(collective_text.empty() ? "--algorithm" : "--collective", e.what());
+        throw option_error("--algo", e.what());
     }
-    if (collective == Collective::AllToAll && algorithm != Algorithm::Ring)
-        throw option_error("--algorithm", "alltoall is a direct exchange; leave --algorithm ring");
+    try {
+        if (protocol_text != "auto") protocol = parse_protocol(protocol_text);
+    } catch (const std::invalid_argument& e) {
+        throw option_error("--proto", e.what());
+    }
     const std::vector<uint64_t> sizes = sizes_option(sizes_text);
 
     const auto doc =
@@ -108,9 +120,15 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
     root.reject_unknown_keys_recursive();
     const Topology topology = build_topology(params, root);
     const auto ranks = static_cast<uint32_t>(topology.gpus().size());
-    if (const std::string why = unsupported(collective, algorithm, ranks, params.collective);
+    if (const std::string why = unsupported(topology, collective, algorithm, params.collective);
         !why.empty()) {
-        throw option_error("--algorithm", why);
+        throw option_error("--algo", why);
+    }
+    if (protocol && *protocol != Protocol::Simple &&
+        (algorithm == Algorithm::Nvls || algorithm == Algorithm::Hierarchical ||
+         collective == Collective::AllToAll)) {
+        throw option_error("--proto", to_string(algorithm) + " " + to_string(collective) +
+                                          " runs the simple protocol only");
     }
     std::unique_ptr<OutputDir> out;
     if (!out_dir.empty()) out = std::make_unique<OutputDir>(out_dir);
@@ -118,26 +136,32 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
     std::printf("%s: %s %s over %u GPUs (%u nodes x %u)\n", params.name.c_str(),
                 to_string(collective).c_str(), to_string(algorithm).c_str(), ranks, params.nodes,
                 params.gpus_per_node);
-    std::printf("%14s %12s %12s %12s %8s\n", "size (B)", "time (us)", "algbw (GB/s)",
-                "busbw (GB/s)", "steps");
-    std::string csv = "bytes,time_us,algbw_gbps,busbw_gbps,steps,bytes_sent_per_rank\n";
+    std::printf("%14s %12s %12s %12s %8s %-12s %-7s %8s\n", "size (B)", "time (us)", "algbw (GB/s)",
+                "busbw (GB/s)", "steps", "algorithm", "proto", "channels");
+    std::string csv =
+        "bytes,time_us,algbw_gbps,busbw_gbps,steps,bytes_sent_per_rank,algorithm,protocol,"
+        "channels\n";
     CollectiveResult last;
     for (uint64_t size : sizes) {
         CollectiveResult r;
         try {
-            r = run_collective(topology, collective, algorithm, static_cast<double>(size),
+            r = run_collective(topology, {collective, algorithm, protocol, double(size)},
                                params.collective);
         } catch (const std::invalid_argument& e) {
-            throw option_error("--algorithm", e.what());
+            throw option_error("--algo", e.what());
         }
-        std::printf("%14llu %12.2f %12.2f %12.2f %8llu\n", static_cast<unsigned long long>(size),
-                    r.time * 1e6, r.algbw / 1e9, r.busbw / 1e9,
-                    static_cast<unsigned long long>(r.steps));
-        char line[160];
-        std::snprintf(line, sizeof line, "%llu,%.9g,%.9g,%.9g,%llu,%.9g\n",
+        const std::string algo =
+            collective == Collective::AllToAll ? "direct" : to_string(r.algorithm);
+        const std::string proto = r.protocol ? to_string(*r.protocol) : "-";
+        std::printf("%14llu %12.2f %12.2f %12.2f %8llu %-12s %-7s %8u\n",
+                    static_cast<unsigned long long>(size), r.time * 1e6, r.algbw / 1e9,
+                    r.busbw / 1e9, static_cast<unsigned long long>(r.steps), algo.c_str(),
+                    proto.c_str(), r.channels);
+        char line[224];
+        std::snprintf(line, sizeof line, "%llu,%.9g,%.9g,%.9g,%llu,%.9g,%s,%s,%u\n",
                       static_cast<unsigned long long>(size), r.time * 1e6, r.algbw / 1e9,
                       r.busbw / 1e9, static_cast<unsigned long long>(r.steps),
-                      r.bytes_sent_per_rank);
+                      r.bytes_sent_per_rank, algo.c_str(), proto.c_str(), r.channels);
         csv += line;
         last = std::move(r);
     }
@@ -170,6 +194,7 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
                           {"name", params.name},
                           {"collective", to_string(collective)},
                           {"algorithm", to_string(algorithm)},
+                          {"protocol", protocol ? to_string(*protocol) : "auto"},
                           {"overrides", overrides}},
                          stats);
         out->write("net.csv", csv);

@@ -23,15 +23,21 @@ std::optional<Collective> collective_of(OpKind k) {
 
 }  // namespace
 
-std::optional<NetParams> network_of(const ConfigNode& hw, Algorithm& algorithm) {
-    algorithm = Algorithm::Ring;
+std::optional<NetParams> network_of(const ConfigNode& hw,
+                                    Algorithm& algorithm,
+                                    std::optional<Protocol>& protocol) {
+    algorithm = Algorithm::Auto;
+    protocol.reset();
     const auto n = hw.optional_child("network");
     if (!n) return std::nullopt;
     std::string file;
     n->require("topology", file);
-    std::string algorithm_text = "ring";
-    n->get_choice("algorithm", algorithm_text, {"ring", "tree", "hierarchical"});
+    std::string algorithm_text = "auto";
+    n->get_choice("algorithm", algorithm_text, {"ring", "tree", "nvls", "hierarchical", "auto"});
     algorithm = parse_algorithm(algorithm_text);
+    std::string protocol_text = "auto";
+    n->get_choice("protocol", protocol_text, {"simple", "ll", "ll128", "auto"});
+    if (protocol_text != "auto") protocol = parse_protocol(protocol_text);
     // A preset name (dgx_h100) or a path relative to the file that names it, like extends;
     // from --set, relative to the working directory.
     const SourceLocation at = n->location_of("topology");
@@ -53,15 +59,17 @@ std::optional<NetParams> network_of(const ConfigNode& hw, Algorithm& algorithm) 
 
 NetOpModel::NetOpModel(std::optional<NetParams> network,
                        Algorithm algorithm,
+                       std::optional<Protocol> protocol,
                        const energy::EnergyTable& energy,
                        double link_roof,
-                       double sm_share,
+                       uint32_t sm_count,
                        exec::DeviceExecutor& executor)
     : network_(std::move(network)),
       algorithm_(algorithm),
+      protocol_(protocol),
       energy_(energy),
       link_roof_(link_roof),
-      sm_share_(sm_share),
+      sm_count_(sm_count),
       executor_(executor) {}
 
 NetParams NetOpModel::params_for(uint64_t group) const {
@@ -92,10 +100,17 @@ std::string NetOpModel::why_unsupported(const Op& op) const {
                std::to_string(network_->gpus_per_node) + "-GPU nodes (at most 16384)";
     }
     const NetParams np = params_for(p.group);
-    return unsupported(*c, algorithm_, np.nodes * np.gpus_per_node, np.collective);
+    std::string why = unsupported(topology_for(p.group), *c, algorithm_, np.collective);
+    if (why.empty() && protocol_ && *protocol_ != Protocol::Simple &&
+        (algorithm_ == Algorithm::Nvls || algorithm_ == Algorithm::Hierarchical ||
+         *c == Collective::AllToAll)) {
+        why = "network.protocol " + to_string(*protocol_) + " cannot run " + to_string(algorithm_) +
+              " " + to_string(*c) + " (simple only)";
+    }
+    return why;
 }
 
-const Topology& NetOpModel::topology_for(uint64_t group) {
+const Topology& NetOpModel::topology_for(uint64_t group) const {
     auto& t = topologies_[group];
     if (!t) {
         t = std::make_unique<Topology>();
@@ -107,15 +122,16 @@ const Topology& NetOpModel::topology_for(uint64_t group) {
 OpResult NetOpModel::execute(const Op& op) {
     const auto& p = std::get<::sim::CollectiveParams>(op.params);
     const NetParams np = params_for(p.group);
-    const CollectiveResult r =
-        run_collective(topology_for(p.group), *collective_of(op.kind), algorithm_,
-                       static_cast<double>(p.bytes), np.collective);
+    const CollectiveResult r = run_collective(
+        topology_for(p.group),
+        {*collective_of(op.kind), algorithm_, protocol_, static_cast<double>(p.bytes)},
+        np.collective);
     const auto duration = TimePs{static_cast<uint64_t>(r.time * 1e12 + 0.5)};
     // NCCL runs a collective as one CTA per channel: it holds those SMs, fills the links, and
     // reads what it sends and writes what it receives through the memory port.
     exec::Job job{duration};
     job.link = 1;
-    job.compute = sm_share_;
+    job.compute = std::min(1.0, double(std::max<uint32_t>(r.channels, 1)) / double(sm_count_));
     job.memory_bytes = 2 * r.bytes_sent_per_rank;
     const exec::JobTimes ran = executor_.run(job);
     const TimePs start = ran.start;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Collectives of a trace on the network model: a GPU hardware file with a `network:` section
-// names a configs/net file (and an algorithm), and every AllReduce, AllGather, ReduceScatter
-// and AllToAll op runs over that network, sized to the op's group: whole nodes of the file's
-// shape, or one partial node for a group smaller than a node. The op occupies the device's link
-// engine, as the analytic model's collectives do, so compute on another stream overlaps it.
+// names a configs/net file (and an algorithm and protocol), and every AllReduce, AllGather,
+// ReduceScatter and AllToAll op runs over that network, sized to the op's group: whole nodes of the
+// file's shape, or one partial node for a group smaller than a node. The op occupies the device's
+// link engine, as the analytic model's collectives do, so compute on another stream overlaps it.
 #pragma once
 
 #include <map>
@@ -23,9 +23,10 @@ class NetOpModel final : public OpModel {
     /// (then the model runs nothing and says why).
     NetOpModel(std::optional<NetParams> network,
                Algorithm algorithm,
+               std::optional<Protocol> protocol,
                const energy::EnergyTable& energy,
                double link_roof,
-               double sm_share,
+               uint32_t sm_count,
                exec::DeviceExecutor& executor);
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
@@ -34,20 +35,24 @@ class NetOpModel final : public OpModel {
 
   private:
     /// The network of `group` GPUs (built once per group size).
-    const Topology& topology_for(uint64_t group);
+    const Topology& topology_for(uint64_t group) const;
     NetParams params_for(uint64_t group) const;
 
     std::optional<NetParams> network_;
     Algorithm algorithm_;
+    std::optional<Protocol> protocol_;
     energy::EnergyTable energy_;
     double link_roof_;
-    double sm_share_;  ///< share of the SMs a collective's CTAs hold (one per channel)
+    uint32_t sm_count_;  ///< the GPU's SMs: a collective holds one per NCCL channel
     exec::DeviceExecutor& executor_;
-    std::map<uint64_t, std::unique_ptr<Topology>> topologies_;
+    mutable std::map<uint64_t, std::unique_ptr<Topology>> topologies_;  ///< a cache
 };
 
 /// Reads the hardware file's optional `network:` section (topology: a configs/net file,
-/// relative to the hardware file; algorithm: ring, tree or hierarchical). Throws ConfigError.
-std::optional<NetParams> network_of(const ConfigNode& hw, Algorithm& algorithm);
+/// relative to the hardware file; algorithm: ring, tree, nvls, hierarchical or auto; protocol:
+/// simple, ll, ll128 or auto). Throws ConfigError.
+std::optional<NetParams> network_of(const ConfigNode& hw,
+                                    Algorithm& algorithm,
+                                    std::optional<Protocol>& protocol);
 
 }  // namespace sim::net

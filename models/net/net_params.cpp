@@ -24,6 +24,56 @@ LinkParams read_link(const ConfigNode& links, const std::string& key, bool requi
     return l;
 }
 
+// Reads a non-negative time, bandwidth or size into out when present.
+void read_time(const ConfigNode& n, const std::string& key, double& out) {
+    if (n.get_quantity(key, Dimension::Time, out) && !(out >= 0)) n.fail(key, "must be >= 0");
+}
+
+void read_protocol(const ConfigNode& n, ProtocolParams& q) {
+    n.get("enabled", q.enabled);
+    read_time(n, "base_latency", q.base_latency);
+    read_time(n, "ring_hop_latency", q.ring_hop_latency);
+    read_time(n, "tree_hop_latency", q.tree_hop_latency);
+    if (n.get_quantity("channel_bandwidth", Dimension::Bandwidth, q.channel_bandwidth) &&
+        !(q.channel_bandwidth >= 0))
+        n.fail("channel_bandwidth", "must be >= 0 (0: no limit)");
+    if (n.get_quantity("tree_channel_bandwidth", Dimension::Bandwidth, q.tree_channel_bandwidth) &&
+        !(q.tree_channel_bandwidth >= 0))
+        n.fail("tree_channel_bandwidth", "must be >= 0 (0: no limit)");
+    uint64_t size = 0;
+    if (n.get_size("chunk", size)) {
+        if (size < 128) n.fail("chunk", "must be at least 128 B");
+        q.chunk = double(size);
+    }
+    if (n.get_size("tree_chunk", size)) {
+        if (size < 128) n.fail("tree_chunk", "must be at least 128 B");
+        q.tree_chunk = double(size);
+    }
+}
+
+void read_nccl(const ConfigNode& n, NcclParams& p) {
+    read_time(n, "launch_latency", p.launch_latency);
+    if (n.get("ring_channels", p.ring_channels) && (p.ring_channels < 1 || p.ring_channels > 64))
+        n.fail("ring_channels", "must be between 1 and 64");
+    if (n.get("tree_channels", p.tree_channels) && (p.tree_channels < 1 || p.tree_channels > 64))
+        n.fail("tree_channels", "must be between 1 and 64");
+    if (n.get("nvls_channels", p.nvls_channels) && p.nvls_channels > 64)
+        n.fail("nvls_channels", "must be between 0 (no NVLink SHARP) and 64");
+    if (n.get("nvls_efficiency", p.nvls_efficiency) &&
+        !(p.nvls_efficiency > 0 && p.nvls_efficiency <= 1))
+        n.fail("nvls_efficiency", "must be in (0, 1]");
+    read_time(n, "nvls_latency", p.nvls_latency);
+    read_time(n, "nvls_chunk_overhead", p.nvls_chunk_overhead);
+    uint64_t size = 0;
+    if (n.get_size("nvls_chunk", size)) {
+        if (size < 16 * 1024) n.fail("nvls_chunk", "must be at least 16KiB");
+        p.nvls_chunk = double(size);
+    }
+    if (auto q = n.optional_child("simple")) read_protocol(*q, p.simple);
+    if (auto q = n.optional_child("ll")) read_protocol(*q, p.ll);
+    if (auto q = n.optional_child("ll128")) read_protocol(*q, p.ll128);
+}
+
 }  // namespace
 
 NetParams NetParams::from_config(const ConfigNode& root) {
@@ -48,12 +98,9 @@ NetParams NetParams::from_config(const ConfigNode& root) {
     }
     if (auto c = root.optional_child("collective")) {
         c->get_quantity("step_latency", Dimension::Time, p.collective.step_latency);
-        uint64_t chunk = 0;
-        if (c->get_size("tree_chunk", chunk)) {
-            if (chunk == 0) c->fail("tree_chunk", "must be at least 1 B");
-            p.collective.tree_chunk = static_cast<double>(chunk);
-        }
+        if (!(p.collective.step_latency >= 0)) c->fail("step_latency", "must be >= 0");
     }
+    if (auto n = root.optional_child("nccl")) read_nccl(*n, p.collective.nccl);
     p.collective.ranks_per_node = p.gpus_per_node;
     return p;
 }

@@ -9,22 +9,24 @@
 namespace sim::net {
 
 void register_net(Registry& r) {
-    r.add_model({"gpu.net",
-                 "collectives over the cluster network named by the hardware file's network: "
-                 "section (flow level: max-min fair links, ring/tree/hierarchical steps)",
-                 "gpu",
-                 Fidelity::Cycle,
-                 {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::AllToAll},
-                 [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-                     const auto hw = hw::HardwareParams::from_config(ctx.hw);
-                     const auto energy = energy::EnergyParams::from_config(ctx.hw, hw);
-                     Algorithm algorithm = Algorithm::Ring;
-                     auto network = network_of(ctx.hw, algorithm);
-                     return std::make_unique<NetOpModel>(
-                         std::move(network), algorithm, energy.table,
-                         hw.nvlink_bandwidth_per_direction(), hw.collective_sm_share(),
-                         ctx.executor);
-                 }});
+    r.add_model(
+        {"gpu.net",
+         "collectives over the cluster network named by the hardware file's network: "
+         "section (NCCL's channels, chunks and protocols over max-min fair links; ring, tree, "
+         "nvls, hierarchical)",
+         "gpu",
+         Fidelity::Cycle,
+         {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::AllToAll},
+         [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
+             const auto hw = hw::HardwareParams::from_config(ctx.hw);
+             const auto energy = energy::EnergyParams::from_config(ctx.hw, hw);
+             Algorithm algorithm = Algorithm::Auto;
+             std::optional<Protocol> protocol;
+             auto network = network_of(ctx.hw, algorithm, protocol);
+             return std::make_unique<NetOpModel>(std::move(network), algorithm, protocol,
+                                                 energy.table, hw.nvlink_bandwidth_per_direction(),
+                                                 hw.sm_count, ctx.executor);
+         }});
     r.add_command({"net",
                    "collectives over a cluster network: time, algbw and busbw per message size "
                    "as nccl-tests reports them, link utilisation (--help)",

@@ -14,6 +14,7 @@
 #include "sim/diff/diff_command.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/run.h"
+#include "sim/engine/validate_command.h"
 #include "sim/registry/registry.h"
 #include "sim/sweep/sweep_command.h"
 #include "sim/system/system.h"
@@ -44,6 +45,9 @@ const char* const kBuiltinUsage =
     "  validate-config HW [--set key=value]...\n"
     "                          check a hardware config and print its derived figures\n"
     "  validate-trace FILE     check an operator trace and print its totals\n"
+    "  validate [--filter TEXT] [--all] [--out DIR]\n"
+    "                          run the validation suite (configs/validation): measured vs\n"
+    "                          simulated, error, pass\n"
     "  sweep EXPERIMENT.yaml [--jobs N | --slurm] [--out DIR]\n"
     "                          run every point of an experiment; results.csv\n"
     "  diff RUN_A RUN_B [--top N] [--csv FILE]\n"
@@ -251,6 +255,7 @@ int dispatch(int argc, char** argv) {
     if (command == "validate-trace") return cmd_validate_trace(args);
     if (command == "diff") return sim::diff::diff_command(args);
     if (command == "elaborate") return cmd_elaborate(args);
+    if (command == "validate") return sim::run_validate_command(argv[0], args);
     sim::Registry registry;
     sim::register_all(registry);
     if (command == "sweep") {
@@ -260,7 +265,8 @@ int dispatch(int argc, char** argv) {
         return sim::sweep::sweep_command(commands, args);
     }
     if (const sim::CommandEntry* c = registry.find_command(command)) return c->run(registry, args);
-    std::string known = "run, list, validate-config, validate-trace, elaborate, sweep, diff";
+    std::string known =
+        "run, list, validate, validate-config, validate-trace, elaborate, sweep, diff";
     for (const auto& name : registry.command_names())
         known += ", " + name;
     std::cerr << "wallsim: error: unknown command '" << command << "'; expected one of: " << known

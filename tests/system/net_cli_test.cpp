@@ -24,16 +24,27 @@ TEST(NetCli, SweepsSizesAndWritesCsvAndStats) {
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string csv = slurp(out / "net.csv");
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 28);  // header + 8 B .. 1 GiB
+    EXPECT_THAT(csv, HasSubstr(",nvls,simple,16\n")) << "NVLS at large sizes on NVSwitch 3";
+    EXPECT_THAT(csv, HasSubstr(",ring,ll,1\n")) << "ring LL on one channel at 8 B";
     const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
     const double busbw = stats["net_run"]["busbw"]["value"];
-    // NVLink 4: 450 GB/s per direction at the preset's 0.85 protocol efficiency.
-    EXPECT_GT(busbw, 0.9 * 0.85 * 450e9);
-    EXPECT_LT(busbw, 0.85 * 450e9);
+    // NVLS: every link carries (P+1)/P of the message each way, so busbw can pass the link's
+    // 371 GB/s (450 at NCCL's 20.6/25 per link) up to 2(P-1)/(P+1) x 371 x 0.85 = 490 GB/s.
+    EXPECT_GT(busbw, 0.9 * 14.0 / 9 * 0.824 * 0.85 * 450e9);
+    EXPECT_LT(busbw, 14.0 / 9 * 0.824 * 0.85 * 450e9);
+    // Forced to the ring and Simple, it stays below the link.
+    const auto ring = wallsim(
+        "net --topology configs/net/dgx_h100.yaml --algo ring --proto "
+        "simple --sizes 1GiB",
+        dir);
+    ASSERT_EQ(ring.code, 0) << ring.err;
+    EXPECT_THAT(ring.out, HasSubstr(" ring "));
+    EXPECT_THAT(ring.out, HasSubstr(" simple "));
 }
 
 TEST(NetCli, TheChaptersGradientAllReduce) {
     // 7B parameters of FP16 gradients (14 GB) over 8 GPUs on NVLink: the chapter's ≈ 82 ms sits
-    // between NVLink 4 (H100) and NVLink 3 (A100) at 85% protocol efficiency.
+    // between NVLink 4 (H100, NVLS) and NVLink 3 (A100, ring at NCCL's 20 of 25 GB/s per link).
     testing::TempDir dir;
     const auto time_ms = [&](const std::string& preset) {
         const auto out = dir.path() / preset;
@@ -46,7 +57,13 @@ TEST(NetCli, TheChaptersGradientAllReduce) {
                1e3;
     };
     const double h100 = time_ms("dgx_h100"), a100 = time_ms("dgx_a100");
-    EXPECT_NEAR(h100, 2 * 7.0 / 8 * 14e9 / (0.85 * 450e9) * 1e3, 1.0);
+    // NVLS: 14 GB x 9/8 through each link at 450 x 0.824 x 0.85 GB/s, plus its chunk barriers
+    // (5 us for each of 835 rounds of 128 KiB chunks: 4.2 ms).
+    const double nvls_link_ms = 14e9 * 9 / 8 / (450e9 * 0.824 * 0.85) * 1e3;
+    EXPECT_GT(h100, nvls_link_ms);
+    EXPECT_LT(h100, 1.1 * nvls_link_ms);
+    // Ring Simple: 2 x 7/8 x 14 GB at 300 x 0.8 GB/s, plus its step latencies.
+    EXPECT_NEAR(a100, 2 * 7.0 / 8 * 14e9 / (300e9 * 0.8) * 1e3, 0.03 * a100);
     EXPECT_LT(h100, 82);
     EXPECT_GT(a100, 82);
 }
@@ -93,8 +110,17 @@ TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
         std::string args, fragment;
     } cases[] = {
         {"net --topology configs/net/dgx_h100.yaml --collective allsum" + o, "--collective"},
-        {"net --topology configs/net/dgx_h100.yaml --algorithm tree --collective allgather" + o,
+        {"net --topology configs/net/dgx_h100.yaml --algo tree --collective allgather" + o,
          "AllReduce"},
+        {"net --topology configs/net/dgx_a100.yaml --algo nvls" + o, "nvls_channels"},
+        {"net --topology configs/net/dgx_h100.yaml --algo nvls --proto ll" + o, "--proto"},
+        {"net --topology configs/net/dgx_h100.yaml --proto ll256" + o, "--proto"},
+        {"net --topology configs/net/pcie_box.yaml --proto ll128" + o, "ll128"},
+        {"net --topology configs/net/dgx_h100.yaml --set nccl.ring_channels=0" + o,
+         "nccl.ring_channels"},
+        {"net --topology configs/net/dgx_h100.yaml --set nccl.ll.chunk=8B" + o, "nccl.ll.chunk"},
+        {"net --topology configs/net/dgx_h100.yaml --set nccl.simple.hop_latency=1us" + o,
+         "nccl.simple.hop_latency"},
         {"net --topology configs/net/dgx_h100.yaml --sizes 1GiB:8B" + o, "--sizes"},
         {"net --topology configs/net/dgx_h100.yaml --set links.nvlink.bandwidth=-1GB/s" + o,
          "links.nvlink.bandwidth"},

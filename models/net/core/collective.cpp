@@ -3,26 +3,41 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace sim::net {
 
 namespace {
 
-// Accumulates steps: each distinct step is simulated once and counted `times` times.
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Accumulates steps: each distinct step is simulated once and counted `times` times. A step
+// ends when its last flow arrives, or after the protocol's hop latency when that is longer
+// than the wire's (NCCL's hop latencies include the wire).
 class StepRunner {
   public:
-    StepRunner(const Topology& t, double step_latency, uint32_t ranks)
-        : net_(t), step_latency_(step_latency), sent_(ranks, 0.0) {}
+    StepRunner(const Topology& t, uint32_t ranks) : topology_(t), net_(t), sent_(ranks, 0.0) {}
 
-    void step(const std::vector<Flow>& flows, uint64_t times) {
+    void step(const std::vector<Flow>& flows, uint64_t times, double hop_latency) {
         if (times == 0 || flows.empty()) return;
         const double t = net_.run(flows, static_cast<double>(times));
-        time_ += static_cast<double>(times) * (t + step_latency_);
+        // Only a step with a protocol latency needs its wire latency (AllToAll steps have none).
+        double wire = 0;
+        if (hop_latency > 0) {
+            for (const Flow& f : flows) {
+                double l = 0;
+                for (uint32_t link : topology_.route(f.src, f.dst))
+                    l += topology_.link(link).latency;
+                wire = std::max(wire, l);
+            }
+        }
+        time_ += static_cast<double>(times) * (t + std::max(0.0, hop_latency - wire));
         steps_ += times;
         for (const Flow& f : flows)
             sent_[f.src] += f.bytes * static_cast<double>(times);
     }
+    void add_time(double t) { time_ += t; }
     CollectiveResult result() const {
         CollectiveResult r;
         r.time = time_;
@@ -33,19 +48,19 @@ class StepRunner {
     }
 
   private:
+    const Topology& topology_;
     FlowNetwork net_;
-    double step_latency_;
     double time_ = 0;
     uint64_t steps_ = 0;
     std::vector<double> sent_;
 };
 
 // One ring step over the ranks listed: each sends `bytes` to the next.
-std::vector<Flow> ring_step(const std::vector<uint32_t>& ring, double bytes) {
+std::vector<Flow> ring_step(const std::vector<uint32_t>& ring, double bytes, double cap = kInf) {
     std::vector<Flow> flows;
     if (ring.size() < 2) return flows;
     for (size_t i = 0; i < ring.size(); ++i)
-        flows.push_back({ring[i], ring[(i + 1) % ring.size()], bytes});
+        flows.push_back({ring[i], ring[(i + 1) % ring.size()], bytes, cap});
     return flows;
 }
 
@@ -59,11 +74,205 @@ std::vector<Flow> rings_step(const std::vector<std::vector<uint32_t>>& rings, do
     return flows;
 }
 
+// The rate cap of `channels` CTAs in wire bytes per second (kInf when they are not a limit).
+double channel_cap(double per_channel, uint32_t channels, Protocol p) {
+    return per_channel > 0 ? per_channel * channels / wire_efficiency(p) : kInf;
+}
+
+// Ring: every channel moves its share of each rank's shard a chunk per step; a loop is one
+// chunk through all the collective's steps; the last loop carries what is left.
+CollectiveResult nccl_ring(
+    const Topology& t, Collective c, Protocol proto, double bytes, const NcclParams& nccl) {
+    const auto p = static_cast<uint32_t>(t.gpus().size());
+    const ProtocolParams& q = nccl.protocol(proto);
+    const uint32_t nc = channels_for(bytes, nccl.ring_channels, q, proto == Protocol::LL ? p : 1);
+    const uint64_t per_loop = c == Collective::AllReduce ? 2 * (p - 1) : p - 1;
+    const double shard = bytes / (double(p) * nc);  // per rank and channel
+    const double chunk = std::min(q.chunk, shard);
+    const auto full = static_cast<uint64_t>(std::floor(shard / chunk * (1 + 1e-12)));
+    const double rest = shard - double(full) * chunk;
+    std::vector<uint32_t> all(p);
+    for (uint32_t i = 0; i < p; ++i)
+        all[i] = i;
+    const double eff = wire_efficiency(proto);
+    const double cap = channel_cap(q.channel_bandwidth, nc, proto);
+    StepRunner run(t, p);
+    run.add_time(nccl.launch_latency + q.base_latency);
+    run.step(ring_step(all, nc * chunk / eff, cap), full * per_loop, q.ring_hop_latency);
+    if (rest > 1e-9 * shard)
+        run.step(ring_step(all, nc * rest / eff, cap), per_loop, q.ring_hop_latency);
+    CollectiveResult r = run.result();
+    r.channels = nc;
+    return r;
+}
+
+// Tree AllReduce: a chain inside each node and, across nodes, two binary trees (heap order and
+// its mirror) that each carry half the channels, as NCCL's double binary tree does. Chunks are
+// pipelined: every edge carries a chunk up and a chunk down each step, and the last chunk
+// leaves the deepest leaf 2 x depth steps after it entered.
+CollectiveResult nccl_tree(const Topology& t,
+                           Protocol proto,
+                           double bytes,
+                           const CollectiveParams& params) {
+    const NcclParams& nccl = params.nccl;
+    const auto p = static_cast<uint32_t>(t.gpus().size());
+    const ProtocolParams& q = nccl.protocol(proto);
+    const uint32_t nc = channels_for(bytes, nccl.tree_channels, q, 1);
+    const double per_channel = bytes / nc;
+    const double chunks = std::ceil(per_channel / q.tree_chunk);
+    const double chunk = per_channel / chunks;
+    const double eff = wire_efficiency(proto);
+    const double cap = channel_cap(q.tree_channel_bandwidth, nc, proto);
+    const uint32_t local = std::max<uint32_t>(1, std::min(params.ranks_per_node, p));
+    const uint32_t nodes = p / local;
+    std::vector<Flow> flows;
+    auto edge = [&](uint32_t child, uint32_t parent, double share) {
+        const double b = nc * chunk * share / eff;
+        flows.push_back({child, parent, b, cap * share});
+        flows.push_back({parent, child, b, cap * share});
+    };
+    for (uint32_t n = 0; n < nodes; ++n) {
+        for (uint32_t i = 1; i < local; ++i)
+            edge(n * local + i, n * local + i - 1, 1.0);
+    }
+    uint32_t tree_depth = 0;
+    while ((uint64_t{2} << tree_depth) - 1 < nodes)
+        ++tree_depth;
+    for (uint32_t n = 1; n < nodes; ++n) {
+        edge(n * local, (n - 1) / 2 * local, 0.5);
+        edge((nodes - 1 - n) * local, (nodes - 1 - (n - 1) / 2) * local, 0.5);
+    }
+    const uint32_t depth = (local - 1) + tree_depth;
+    StepRunner run(t, p);
+    run.add_time(nccl.launch_latency + q.base_latency);
+    run.step(flows, static_cast<uint64_t>(chunks) + 2 * depth - 1, q.tree_hop_latency);
+    CollectiveResult r = run.result();
+    r.channels = nc;
+    return r;
+}
+
+// The switch every GPU reaches in one hop, or none.
+std::optional<uint32_t> single_switch(const Topology& t) {
+    const auto p = static_cast<uint32_t>(t.gpus().size());
+    std::optional<uint32_t> sw;
+    for (uint32_t a = 0; a < p; ++a) {
+        for (uint32_t b = 0; b < p; ++b) {
+            if (a == b) continue;
+            const auto& route = t.route(a, b);
+            if (route.size() != 2) return std::nullopt;
+            const uint32_t via = t.link_target(route[0]);
+            if (sw && *sw != via) return std::nullopt;
+            sw = via;
+        }
+    }
+    return sw;
+}
+
+// NVLS AllReduce: each rank owns 1/P of the buffer; per chunk the switch reads that chunk from
+// all P GPUs and returns the sum (multimem.ld_reduce), then the owner stores the sum once and
+// the switch writes it to all P (multimem.st). Every GPU's link so carries (P + 1) chunks each
+// way per owner chunk round; each round ends with a barrier across the GPUs.
+CollectiveResult nccl_nvls(const Topology& t, double bytes, const NcclParams& nccl) {
+    const auto p = static_cast<uint32_t>(t.gpus().size());
+    const uint32_t nc = nccl.nvls_channels;
+    const double shard = bytes / (double(p) * nc);
+    const double max_chunk = nvls_chunk_for(bytes, nc, p, nccl.nvls_chunk);
+    const double rounds = std::ceil(shard / max_chunk);
+    const double chunk = shard / rounds;
+    const double per_round = nc * chunk * (p + 1);  // each way on every GPU's link
+    double rate = kInf, wire = 0;
+    std::vector<double> link_bytes(t.link_count(), 0.0);
+    for (uint32_t g = 0; g < p; ++g) {
+        const uint32_t up = t.route(g, (g + 1) % p)[0];
+        const uint32_t down = t.route((g + 1) % p, g)[1];
+        rate =
+            std::min({rate, t.link(up).effective_bandwidth(), t.link(down).effective_bandwidth()});
+        wire = std::max(wire, t.link(up).latency + t.link(down).latency);
+        link_bytes[up] += per_round * rounds;
+        link_bytes[down] += per_round * rounds;
+    }
+    CollectiveResult r;
+    r.time = nccl.launch_latency + std::max(nccl.nvls_latency, wire) +
+             rounds * (per_round / (rate * nccl.nvls_efficiency) + nccl.nvls_chunk_overhead);
+    r.steps = static_cast<uint64_t>(rounds);
+    r.link_bytes = std::move(link_bytes);
+    r.bytes_sent_per_rank = per_round * rounds;
+    r.channels = nc;
+    return r;
+}
+
+CollectiveResult run_fixed(const Topology& t,
+                           Collective c,
+                           Algorithm a,
+                           std::optional<Protocol> proto,
+                           double bytes,
+                           const CollectiveParams& params) {
+    const auto p = static_cast<uint32_t>(t.gpus().size());
+    CollectiveResult r;
+    if (p < 2) {
+        r.link_bytes.assign(t.link_count(), 0.0);
+    } else if (c == Collective::AllToAll) {
+        StepRunner run(t, p);
+        std::vector<Flow> flows;
+        for (uint32_t s = 0; s < p; ++s) {
+            for (uint32_t d = 0; d < p; ++d) {
+                if (s != d) flows.push_back({s, d, bytes / p});
+            }
+        }
+        run.step(flows, 1, 0);
+        run.add_time(params.step_latency);
+        r = run.result();
+    } else if (a == Algorithm::Ring) {
+        r = nccl_ring(t, c, *proto, bytes, params.nccl);
+    } else if (a == Algorithm::Tree) {
+        r = nccl_tree(t, *proto, bytes, params);
+    } else if (a == Algorithm::Nvls) {
+        r = nccl_nvls(t, bytes, params.nccl);
+    } else {
+        const uint32_t local = params.ranks_per_node;
+        const uint32_t nodes = p / local;
+        std::vector<std::vector<uint32_t>> in_node(nodes), across(local);
+        for (uint32_t rank = 0; rank < p; ++rank) {
+            in_node[rank / local].push_back(rank);
+            across[rank % local].push_back(rank);
+        }
+        // ReduceScatter inside each node, AllReduce of each shard across nodes (one ring per
+        // local rank, all at once), AllGather inside each node.
+        StepRunner run(t, p);
+        const double node_shard = bytes / local;
+        const double lat = params.step_latency;
+        run.step(rings_step(in_node, node_shard), local - 1, 0);
+        run.step(rings_step(across, node_shard / nodes), 2 * (nodes - 1), 0);
+        run.step(rings_step(in_node, node_shard), local - 1, 0);
+        run.add_time(lat * double(2 * (local - 1) + 2 * (nodes - 1)));
+        r = run.result();
+    }
+    r.algorithm = a;
+    r.protocol =
+        (a == Algorithm::Ring || a == Algorithm::Tree) && c != Collective::AllToAll
+            ? proto
+            : (a == Algorithm::Nvls ? std::optional<Protocol>(Protocol::Simple) : std::nullopt);
+    return r;
+}
+
 }  // namespace
 
-std::string unsupported(Collective c, Algorithm a, uint32_t ranks, const CollectiveParams& params) {
+std::string unsupported(const Topology& topology,
+                        Collective c,
+                        Algorithm a,
+                        const CollectiveParams& params) {
+    const auto ranks = static_cast<uint32_t>(topology.gpus().size());
+    if (c == Collective::AllToAll && a != Algorithm::Ring && a != Algorithm::Auto)
+        return "alltoall is a direct exchange; use the ring (or auto) algorithm";
     if (a == Algorithm::Tree && c != Collective::AllReduce)
         return "the tree algorithm is an AllReduce algorithm";
+    if (a == Algorithm::Nvls) {
+        if (c != Collective::AllReduce) return "the nvls algorithm runs AllReduce here";
+        if (params.nccl.nvls_channels == 0)
+            return "the network has no NVLink SHARP (nccl.nvls_channels is 0)";
+        if (ranks > 1 && !single_switch(topology))
+            return "NVLS needs every GPU one hop from a single NVSwitch";
+    }
     if (a == Algorithm::Hierarchical) {
         if (c != Collective::AllReduce)
             return "the hierarchical algorithm is an AllReduce algorithm";
@@ -79,72 +288,56 @@ double bus_factor(Collective c, uint32_t ranks) {
 }
 
 CollectiveResult run_collective(const Topology& topology,
-                                Collective c,
-                                Algorithm a,
-                                double bytes,
+                                const CollectiveRequest& request,
                                 const CollectiveParams& params) {
     const auto p = static_cast<uint32_t>(topology.gpus().size());
+    const double bytes = request.bytes;
     if (!(bytes > 0)) throw std::invalid_argument("message size must be positive");
     if (!(params.step_latency >= 0)) throw std::invalid_argument("step latency must be >= 0");
-    if (const std::string why = unsupported(c, a, p, params); !why.empty())
+    params.nccl.validate();
+    const Collective c = request.collective;
+    if (const std::string why = unsupported(topology, c, request.algorithm, params); !why.empty())
         throw std::invalid_argument(why);
-    StepRunner run(topology, params.step_latency, p);
-    std::vector<uint32_t> all(p);
-    for (uint32_t i = 0; i < p; ++i)
-        all[i] = i;
-    const double shard = bytes / p;
-
-    if (p < 2) {
-        // Nothing to exchange.
-    } else if (a == Algorithm::Ring) {
-        switch (c) {
-            case Collective::AllReduce: run.step(ring_step(all, shard), 2 * (p - 1)); break;
-            case Collective::AllGather:
-            case Collective::ReduceScatter: run.step(ring_step(all, shard), p - 1); break;
-            case Collective::AllToAll: {
-                std::vector<Flow> flows;
-                for (uint32_t s = 0; s < p; ++s) {
-                    for (uint32_t d = 0; d < p; ++d) {
-                        if (s != d) flows.push_back({s, d, shard});
-                    }
-                }
-                run.step(flows, 1);
-                break;
+    if (request.protocol && !params.nccl.protocol(*request.protocol).enabled)
+        throw std::invalid_argument("the network does not run the " + to_string(*request.protocol) +
+                                    " protocol (nccl." + to_string(*request.protocol) +
+                                    ".enabled is false)");
+    if (request.protocol &&
+        (request.algorithm == Algorithm::Nvls || request.algorithm == Algorithm::Hierarchical) &&
+        *request.protocol != Protocol::Simple) {
+        throw std::invalid_argument(to_string(request.algorithm) +
+                                    " runs the simple protocol only");
+    }
+    // The candidates: the algorithm asked for (or every one that can run this collective)
+    // with the protocol asked for (or every protocol). Hierarchical is never picked by auto:
+    // NCCL has no such algorithm; it is wallsim's flow-level sketch.
+    std::vector<Algorithm> algorithms;
+    if (request.algorithm != Algorithm::Auto) {
+        algorithms.push_back(request.algorithm);
+    } else {
+        for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls}) {
+            if (unsupported(topology, c, a, params).empty()) algorithms.push_back(a);
+        }
+    }
+    std::optional<CollectiveResult> best;
+    for (Algorithm a : algorithms) {
+        std::vector<std::optional<Protocol>> protocols;
+        if (c == Collective::AllToAll || a == Algorithm::Hierarchical || a == Algorithm::Nvls)
+            protocols.push_back(a == Algorithm::Nvls ? std::optional<Protocol>(Protocol::Simple)
+                                                     : std::nullopt);
+        else if (request.protocol)
+            protocols.push_back(request.protocol);
+        else {
+            for (Protocol q : {Protocol::LL, Protocol::LL128, Protocol::Simple}) {
+                if (params.nccl.protocol(q).enabled) protocols.push_back(q);
             }
         }
-    } else if (a == Algorithm::Tree) {
-        if (!(params.tree_chunk > 0)) throw std::invalid_argument("tree chunk must be positive");
-        // A binary tree in heap order. Pipelined: with k chunks and depth d, each direction
-        // takes d + k - 1 steps in which every tree edge carries one chunk.
-        const double chunks = std::ceil(bytes / params.tree_chunk);
-        const double chunk = bytes / chunks;
-        uint32_t depth = 0;
-        while ((uint64_t{2} << depth) - 1 < p)
-            ++depth;
-        std::vector<Flow> up, down;
-        for (uint32_t i = 1; i < p; ++i) {
-            up.push_back({i, (i - 1) / 2, chunk});
-            down.push_back({(i - 1) / 2, i, chunk});
+        for (const auto& proto : protocols) {
+            CollectiveResult r = run_fixed(topology, c, a, proto, bytes, params);
+            if (!best || r.time < best->time) best = std::move(r);
         }
-        const auto steps = static_cast<uint64_t>(depth + chunks - 1);
-        run.step(up, steps);
-        run.step(down, steps);
-    } else {
-        const uint32_t local = params.ranks_per_node;
-        const uint32_t nodes = p / local;
-        std::vector<std::vector<uint32_t>> in_node(nodes), across(local);
-        for (uint32_t r = 0; r < p; ++r) {
-            in_node[r / local].push_back(r);
-            across[r % local].push_back(r);
-        }
-        // ReduceScatter inside each node, AllReduce of each shard across nodes (one ring per
-        // local rank, all at once), AllGather inside each node.
-        const double node_shard = bytes / local;
-        run.step(rings_step(in_node, node_shard), local - 1);
-        run.step(rings_step(across, node_shard / nodes), 2 * (nodes - 1));
-        run.step(rings_step(in_node, node_shard), local - 1);
     }
-    CollectiveResult r = run.result();
+    CollectiveResult r = std::move(*best);
     if (r.time > 0) {
         r.algbw = bytes / r.time;
         r.busbw = r.algbw * bus_factor(c, p);
@@ -165,9 +358,12 @@ Collective parse_collective(const std::string& s) {
 Algorithm parse_algorithm(const std::string& s) {
     if (s == "ring") return Algorithm::Ring;
     if (s == "tree") return Algorithm::Tree;
+    if (s == "nvls") return Algorithm::Nvls;
     if (s == "hierarchical") return Algorithm::Hierarchical;
+    if (s == "auto") return Algorithm::Auto;
     throw std::invalid_argument("'" + s +
-                                "' is not an algorithm; expected ring, tree or hierarchical");
+                                "' is not an algorithm; expected ring, tree, nvls, hierarchical "
+                                "or auto");
 }
 
 std::string to_string(Collective c) {
@@ -184,7 +380,9 @@ std::string to_string(Algorithm a) {
     switch (a) {
         case Algorithm::Ring: return "ring";
         case Algorithm::Tree: return "tree";
+        case Algorithm::Nvls: return "nvls";
         case Algorithm::Hierarchical: return "hierarchical";
+        case Algorithm::Auto: return "auto";
     }
     return "?";
 }

@@ -1,27 +1,46 @@
 // SPDX-License-Identifier: MIT
-// Collectives as the steps an NCCL-style library runs: ring AllReduce (ReduceScatter then
-// AllGather, 2(P-1) steps of M/P), ring AllGather and ReduceScatter (P-1 steps), a pipelined
-// binary-tree AllReduce (reduce up, broadcast down, in chunks), AllToAll (every pair at once)
-// and hierarchical AllReduce (ReduceScatter inside each node, AllReduce across nodes per local
-// rank, AllGather inside). Each step's flows run concurrently on a FlowNetwork; a step ends when
-// its last flow arrives, plus a fixed software latency per step. Pure C++.
+// Collectives as NCCL runs them (models/net/core/nccl.h): the message is split over channels,
+// and each channel moves it chunk by chunk in steps, every step paying its protocol's
+// synchronisation. Algorithms:
+//   - ring: AllReduce in 2(P-1) steps per loop of P chunks (ReduceScatter then AllGather),
+//     AllGather and ReduceScatter in P-1;
+//   - tree: AllReduce up and down a chain inside a node and two complementary binary trees
+//     across nodes (NCCL's double binary tree), pipelined chunk by chunk;
+//   - nvls: AllReduce on an NVSwitch that reduces (multimem.ld_reduce) and multicasts
+//     (multimem.st) itself, NVLink SHARP;
+//   - hierarchical: ReduceScatter inside each node, AllReduce across nodes per local rank,
+//     AllGather inside, as flows with a fixed step latency;
+//   - AllToAll: every pair at once.
+// The protocol (Simple, LL, LL128) and, with Algorithm::Auto, the algorithm are chosen per size
+// as the fastest, the choice NCCL's tuner makes from its own estimate. Each step's flows run
+// concurrently on a FlowNetwork. Pure C++.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/net/core/flow_network.h"
+#include "models/net/core/nccl.h"
 
 namespace sim::net {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll };
-enum class Algorithm { Ring, Tree, Hierarchical };
+enum class Algorithm { Ring, Tree, Nvls, Hierarchical, Auto };
 
 struct CollectiveParams {
-    double step_latency = 5e-6;   ///< s of software and synchronisation per step, >= 0
-    double tree_chunk = 1 << 20;  ///< bytes per pipelined tree chunk, > 0
-    uint32_t ranks_per_node = 1;  ///< for Hierarchical: consecutive ranks share a node
+    double step_latency = 5e-6;   ///< s per hierarchical or AllToAll step, >= 0
+    uint32_t ranks_per_node = 1;  ///< consecutive ranks share a node
+    NcclParams nccl;              ///< channels, protocols and latencies of ring, tree and nvls
+};
+
+/// One collective to run: which, how, and the per-rank buffer size as nccl-tests counts it.
+struct CollectiveRequest {
+    Collective collective = Collective::AllReduce;
+    Algorithm algorithm = Algorithm::Auto;
+    std::optional<Protocol> protocol;  ///< nullopt: the fastest
+    double bytes = 0;                  ///< B, > 0
 };
 
 struct CollectiveResult {
@@ -30,23 +49,28 @@ struct CollectiveResult {
     double busbw = 0;                ///< algbw × the collective's bus factor, B/s (nccl-tests)
     double bytes_sent_per_rank = 0;  ///< the most any rank sent, B
     uint64_t steps = 0;
-    std::vector<double> link_bytes;  ///< per directed link
+    std::vector<double> link_bytes;         ///< per directed link
+    Algorithm algorithm = Algorithm::Ring;  ///< the one that ran (never Auto)
+    std::optional<Protocol> protocol;       ///< the one that ran (nullopt: not an NCCL algorithm)
+    uint32_t channels = 0;                  ///< channels (CTAs) it ran on
 };
 
 /// nccl-tests' bus-bandwidth factor: 2(n-1)/n for AllReduce, (n-1)/n for the others.
 double bus_factor(Collective c, uint32_t ranks);
 
-/// Why the algorithm cannot run the collective on `ranks` GPUs (empty when it can): trees and
-/// hierarchies are AllReduce algorithms, and a hierarchy needs whole nodes of ranks.
-std::string unsupported(Collective c, Algorithm a, uint32_t ranks, const CollectiveParams& params);
+/// Why the algorithm cannot run the collective on the topology's GPUs (empty when it can):
+/// trees, NVLS and hierarchies are AllReduce algorithms, NVLS needs every GPU one hop from a
+/// single NVSwitch and nccl.nvls_channels > 0, a hierarchy needs whole nodes of ranks, and
+/// AllToAll is a direct exchange (ring or auto).
+std::string unsupported(const Topology& topology,
+                        Collective c,
+                        Algorithm a,
+                        const CollectiveParams& params);
 
-/// Runs collective c of `bytes` (the per-rank buffer, as nccl-tests counts size) over every GPU
-/// of topology. Throws std::invalid_argument for a combination that does not exist (a tree
-/// AllGather) or a hierarchical run whose ranks do not split into whole nodes.
+/// Runs the request over every GPU of topology. Throws std::invalid_argument for a combination
+/// that does not exist (see unsupported) or a size that is not positive.
 CollectiveResult run_collective(const Topology& topology,
-                                Collective c,
-                                Algorithm a,
-                                double bytes,
+                                const CollectiveRequest& request,
                                 const CollectiveParams& params);
 
 Collective parse_collective(const std::string& s);  ///< throws std::invalid_argument

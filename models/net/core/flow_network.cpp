@@ -36,6 +36,27 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
             if (unfrozen_on_link_[l] > 0)
                 share = std::min(share, capacity_[l] / unfrozen_on_link_[l]);
         }
+        // A flow whose own cap is below every link's fair share freezes at its cap first: the
+        // capacity it leaves goes to the others.
+        double lowest_cap = std::numeric_limits<double>::infinity();
+        if (any_cap_) {
+            for (uint32_t f : active) {
+                if (!frozen[f]) lowest_cap = std::min(lowest_cap, (*caps_)[f]);
+            }
+        }
+        if (lowest_cap <= share) {
+            for (uint32_t f : active) {
+                if (frozen[f] || (*caps_)[f] > lowest_cap * (1 + 1e-12)) continue;
+                frozen[f] = 1;
+                rate[f] = (*caps_)[f];
+                --left;
+                for (uint32_t m : *paths_[f]) {
+                    capacity_[m] = std::max(0.0, capacity_[m] - rate[f]);
+                    --unfrozen_on_link_[m];
+                }
+            }
+            continue;
+        }
         for (uint32_t l : used) {
             if (unfrozen_on_link_[l] == 0 ||
                 capacity_[l] / unfrozen_on_link_[l] > share * (1 + 1e-12))
@@ -63,6 +84,9 @@ double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
     paths_.assign(n, nullptr);
     std::vector<double> remaining(n), rate(n, 0.0), latency(n, 0.0);
     std::vector<uint32_t> active;
+    std::vector<double> caps(n);
+    caps_ = &caps;
+    any_cap_ = false;
     double last = 0;
     for (size_t i = 0; i < n; ++i) {
         const Flow& f = flows[i];
@@ -72,6 +96,8 @@ double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
         for (uint32_t l : *paths_[i])
             latency[i] += topology_.link(l).latency;
         remaining[i] = f.bytes;
+        caps[i] = f.max_rate > 0 ? f.max_rate : std::numeric_limits<double>::infinity();
+        any_cap_ = any_cap_ || caps[i] < std::numeric_limits<double>::infinity();
         if (f.bytes > 0 && !paths_[i]->empty())
             active.push_back(static_cast<uint32_t>(i));
         else

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Flows over a Topology at flow level: concurrent flows share every link max-min fairly (the
-// fluid limit of links serving their flows' packets round-robin), rates are recomputed each
+// fluid limit of links serving their flows' packets round-robin), a flow never exceeding its
+// own rate cap (a sender that cannot feed faster), rates are recomputed each
 // time a flow finishes, and each flow finishes its path's latency after its last byte is
 // sent. Pure C++.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "models/net/core/topology.h"
@@ -16,6 +18,8 @@ struct Flow {
     uint32_t src = 0;  ///< GPU rank
     uint32_t dst = 0;  ///< GPU rank
     double bytes = 0;
+    /// B/s the sender can feed at most (its CTAs' copy rate), whatever the links leave.
+    double max_rate = std::numeric_limits<double>::infinity();
 };
 
 class FlowNetwork {
@@ -37,6 +41,8 @@ class FlowNetwork {
     std::vector<double> link_bytes_;
     // Scratch, per run.
     std::vector<const std::vector<uint32_t>*> paths_;
+    const std::vector<double>* caps_ = nullptr;  ///< per flow of the current run
+    bool any_cap_ = false;                       ///< a flow of the current run has a cap
     std::vector<double> capacity_;
     std::vector<uint32_t> unfrozen_on_link_;
     std::vector<std::vector<uint32_t>> flows_on_link_;

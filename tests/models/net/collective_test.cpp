@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 namespace sim::net {
 namespace {
 
@@ -23,10 +25,27 @@ Topology star(uint32_t gpus, const LinkParams& l) {
     return t;
 }
 
+// No software latency anywhere: launch, protocol steps, hierarchical steps.
 CollectiveParams no_latency() {
     CollectiveParams p;
     p.step_latency = 0;
+    p.nccl.nvls_latency = 0;
+    for (ProtocolParams* q : {&p.nccl.simple, &p.nccl.ll, &p.nccl.ll128}) {
+        q->base_latency = 0;
+        q->ring_hop_latency = 0;
+        q->tree_hop_latency = 0;
+    }
     return p;
+}
+
+CollectiveResult run(const Topology& t,
+                     Collective c,
+                     Algorithm a,
+                     double bytes,
+                     const CollectiveParams& p,
+                     std::optional<Protocol> proto = Protocol::Simple) {
+    if (c == Collective::AllToAll || a == Algorithm::Hierarchical) proto.reset();
+    return run_collective(t, {c, a, proto, bytes}, p);
 }
 
 TEST(Topology, RoutesAreFewestHopsAndADisconnectedGpuIsAnError) {
@@ -83,9 +102,9 @@ TEST(Collective, RingAllReduceSendsTwoPMinusOneOverPOfTheMessage) {
     for (uint32_t p : {2u, 4u, 8u, 16u}) {
         const Topology t = star(p, link("nvlink", 400));
         const double m = 1 << 30;
-        const auto r = run_collective(t, Collective::AllReduce, Algorithm::Ring, m, no_latency());
+        const auto r = run(t, Collective::AllReduce, Algorithm::Ring, m, no_latency());
         EXPECT_NEAR(r.bytes_sent_per_rank, 2.0 * (p - 1) / p * m, 1e-6 * m) << p;
-        EXPECT_EQ(r.steps, 2u * (p - 1));
+        EXPECT_EQ(r.steps % (2u * (p - 1)), 0u) << "whole loops of 2(P-1) steps";
         // With no latency the ring runs exactly at link rate: busbw = link bandwidth.
         EXPECT_NEAR(r.busbw, 400e9, 1e-6 * 400e9) << p;
     }
@@ -96,7 +115,7 @@ TEST(Collective, NeverFasterThanTheBytesOverTheLink) {
     for (Collective c : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
                          Collective::AllToAll}) {
         for (double m : {1e3, 1e6, 1e9}) {
-            const auto r = run_collective(t, c, Algorithm::Ring, m, CollectiveParams{});
+            const auto r = run(t, c, Algorithm::Ring, m, CollectiveParams{}, std::nullopt);
             EXPECT_GE(r.time, r.bytes_sent_per_rank / (450e9 * 0.85) * (1 - 1e-12))
                 << to_string(c) << " " << m;
             EXPECT_LE(r.busbw, 450e9 * 0.85 * (1 + 1e-9));
@@ -107,10 +126,10 @@ TEST(Collective, NeverFasterThanTheBytesOverTheLink) {
 TEST(Collective, BusBandwidthRisesWithSizeAndSaturatesBelowTheLinkRate) {
     const Topology t = star(8, link("nvlink", 450, 0.85, 0.25e-6));
     CollectiveParams p;
-    p.step_latency = 0.5e-6;
+    p.nccl.ring_channels = 16;
     double previous = 0;
     for (double m = 8; m <= 8e9; m *= 4) {
-        const auto r = run_collective(t, Collective::AllReduce, Algorithm::Ring, m, p);
+        const auto r = run(t, Collective::AllReduce, Algorithm::Ring, m, p, std::nullopt);
         EXPECT_GT(r.busbw, previous) << m;
         previous = r.busbw;
         if (m < 1e4) {
@@ -136,8 +155,8 @@ TEST(Collective, APcieTreeCongestsWhereNvSwitchDoesNot) {
     pcie.finalise();
     const Topology flat = star(8, l);
     const double m = 1e9;
-    const auto tree = run_collective(pcie, Collective::AllToAll, Algorithm::Ring, m, no_latency());
-    const auto ideal = run_collective(flat, Collective::AllToAll, Algorithm::Ring, m, no_latency());
+    const auto tree = run(pcie, Collective::AllToAll, Algorithm::Ring, m, no_latency());
+    const auto ideal = run(flat, Collective::AllToAll, Algorithm::Ring, m, no_latency());
     // Each uplink carries 4 GPUs × 4/8 of their data = 2 × a GPU's link: half the rate at best.
     EXPECT_NEAR(tree.time / ideal.time, 16.0 / 7.0, 0.01);
 }
@@ -164,16 +183,18 @@ TEST(Collective, HierarchyAndTreesPayOffOnAClusterWhereTheyShould) {
     p.step_latency = 0.5e-6;
     p.ranks_per_node = 8;
     const double big = 1 << 30, small = 1024;
-    const auto ring = run_collective(t, Collective::AllReduce, Algorithm::Ring, big, p);
-    const auto hier = run_collective(t, Collective::AllReduce, Algorithm::Hierarchical, big, p);
+    const auto ring = run(t, Collective::AllReduce, Algorithm::Ring, big, p);
+    const auto hier = run(t, Collective::AllReduce, Algorithm::Hierarchical, big, p);
     EXPECT_GT(hier.busbw, 2 * ring.busbw);
-    const auto ring_small = run_collective(t, Collective::AllReduce, Algorithm::Ring, small, p);
-    const auto tree_small = run_collective(t, Collective::AllReduce, Algorithm::Tree, small, p);
-    EXPECT_LT(tree_small.time, ring_small.time / 5) << "log P steps beat 2(P-1) at small sizes";
-    EXPECT_THROW(run_collective(t, Collective::AllGather, Algorithm::Tree, big, p),
-                 std::invalid_argument);
+    const auto ring_small = run(t, Collective::AllReduce, Algorithm::Ring, small, p, Protocol::LL);
+    const auto tree_small = run(t, Collective::AllReduce, Algorithm::Tree, small, p, Protocol::LL);
+    // The tree's 2 x (7 + log2 16) steps beat the ring's 2 x 127.
+    EXPECT_LT(tree_small.time, ring_small.time / 3) << "log P steps beat 2(P-1) at small sizes";
+    EXPECT_THROW(run(t, Collective::AllGather, Algorithm::Tree, big, p), std::invalid_argument);
+    EXPECT_THROW(run(t, Collective::AllReduce, Algorithm::Nvls, big, p), std::invalid_argument)
+        << "NVLS needs one NVSwitch";
     p.ranks_per_node = 3;
-    EXPECT_THROW(run_collective(t, Collective::AllReduce, Algorithm::Hierarchical, big, p),
+    EXPECT_THROW(run(t, Collective::AllReduce, Algorithm::Hierarchical, big, p),
                  std::invalid_argument);
 }
 
