@@ -82,6 +82,12 @@ void HbmSystem::schedule(size_t pc) {
 bool HbmSystem::try_enqueue(size_t pc, const MemRequest& r, uint64_t now) {
     PseudoChannel& ch = channels_[pc];
     if (!ch.can_accept(r.write)) return false;
+    if (shared_.empty()) {
+        ch.enqueue(r, now);
+        ++queued_;
+        schedule(pc);
+        return true;
+    }
     const uint64_t changes = drain_changes(pc);
     ch.enqueue(r, now);
     ++queued_;
@@ -124,7 +130,15 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
             if (i + kAhead < due_.size()) channels_[due_[i + kAhead]].prefetch_arrays();
             if (t != scheduled_[pc]) continue;  // stale entry
             if (group_ == 1) {
-                advance_one(pc, now, done, touched);
+                // The path of every preset without shared buses or queues, kept as lean as
+                // it was before they existed (the hottest loop of the GPU model).
+                scheduled_[pc] = kNever;
+                const size_t before = done.size();
+                channels_[pc].advance(now, done);
+                queued_ -= done.size() - before;
+                schedule(pc);
+                // Queue entries free only when a request completes.
+                if (touched && done.size() > before) touched->push_back(pc);
                 continue;
             }
             const size_t first = pc - pc % group_;
@@ -138,10 +152,8 @@ void HbmSystem::advance_one(size_t pc,
                             uint64_t now,
                             std::vector<Completion>& done,
                             std::vector<size_t>* touched) {
-    if (group_ > 1) {
-        if (advanced_at_[pc] == now) return;
-        advanced_at_[pc] = now;
-    }
+    if (advanced_at_[pc] == now) return;
+    advanced_at_[pc] = now;
     scheduled_[pc] = kNever;
     const size_t before = done.size();
     const uint64_t changes = drain_changes(pc);

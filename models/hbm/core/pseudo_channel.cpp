@@ -523,9 +523,13 @@ bool PseudoChannel::drain_should_start() const {
 }
 
 void PseudoChannel::update_write_drain() {
+    if (!shared_) {
+        if (drain_should_start()) draining_ = true;
+        if (writes_.arrived <= params_.write_low_watermark) draining_ = false;
+        return;
+    }
     if (drain_should_start()) set_draining(true);
-    const size_t writes = shared_ ? shared_->arrived_writes : writes_.arrived;
-    if (writes <= params_.write_low_watermark) set_draining(false);
+    if (shared_->arrived_writes <= params_.write_low_watermark) set_draining(false);
 }
 
 }  // namespace sim::hbm
