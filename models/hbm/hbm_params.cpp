@@ -66,6 +66,7 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     org.require("channels_per_stack", c.channels_per_stack);
     org.require("pseudo_channels_per_channel", c.pseudo_channels_per_channel);
     org.require("bank_groups", c.shape.bank_groups);
+    org.get("stack_ids", c.shape.stack_ids);
     org.require("banks_per_group", c.shape.banks_per_group);
     org.require("rows_per_bank", c.shape.rows);
     uint64_t row_bytes = 0;
@@ -76,12 +77,15 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     org.require("beats_per_clock", beats_per_clock);
     if (c.stacks == 0 || c.stacks > 64) hbm.fail("stacks", "must be between 1 and 64");
     // Bounds keep every product below in range (and the model's 64-bank masks valid).
-    const std::pair<const char*, uint64_t> limits[] = {
-        {"channels_per_stack", 64}, {"pseudo_channels_per_channel", 8},
-        {"bank_groups", 64},        {"banks_per_group", 64},
-        {"burst_length", 64},       {"beats_per_clock", 16}};
+    const std::pair<const char*, uint64_t> limits[] = {{"channels_per_stack", 64},
+                                                       {"pseudo_channels_per_channel", 8},
+                                                       {"bank_groups", 64},
+                                                       {"banks_per_group", 64},
+                                                       {"burst_length", 64},
+                                                       {"beats_per_clock", 16},
+                                                       {"stack_ids", 8}};
     for (const auto& [k, most] : limits) {
-        uint64_t v = 0;
+        uint64_t v = 1;  // stack_ids may be left out
         org.get(k, v);
         if (v == 0 || v > most) org.fail(k, "must be between 1 and " + std::to_string(most));
     }
@@ -89,6 +93,8 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
         org.fail("rows_per_bank", "must be at most " + std::to_string(kMaxRows));
 
     if (c.shape.rows == 0) org.fail("rows_per_bank", "must be at least 1");
+    // The model counts bank groups across stack IDs (organisation.bank_groups is per SID).
+    c.shape.bank_groups *= c.shape.stack_ids;
     if (c.shape.banks() > kMaxBanks) {
         org.fail("banks_per_group",
                  "at most " + std::to_string(kMaxBanks) + " banks per pseudo-channel are modelled");
@@ -121,6 +127,7 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     t.burst = burst_length / beats_per_clock;
     const ConfigNode tn = hbm.child("timing");
     require_cycles(tn, "t_rcd", c.clock_hz, t.rcd);
+    get_cycles(tn, "t_rcd_wr", c.clock_hz, t.rcd_wr);
     require_cycles(tn, "t_rp", c.clock_hz, t.rp);
     require_cycles(tn, "t_ras", c.clock_hz, t.ras);
     t.rc = t.ras + t.rp;
@@ -138,9 +145,25 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     require_cycles(tn, "t_wr", c.clock_hz, t.wr);
     require_cycles(tn, "t_rfc", c.clock_hz, t.rfc);
     require_cycles(tn, "t_refi", c.clock_hz, t.refi);
+    get_cycles(tn, "t_rtw", c.clock_hz, t.rtw);
+    get_cycles(tn, "t_ccd_r", c.clock_hz, t.ccd_r);
+    get_cycles(tn, "t_ppd", c.clock_hz, t.ppd);
+    get_cycles(tn, "t_rfc_pb", c.clock_hz, t.rfc_pb);
+    get_cycles(tn, "t_rrefd", c.clock_hz, t.rrefd);
     require_at_least(tn, "t_rcd", t.rcd, 1, "an ACT takes time");
     require_at_least(tn, "t_ras", t.ras, t.rcd,
                      "a row must stay open until it can be read: t_ras >= t_rcd");
+    if (tn.has("t_rcd_wr")) {
+        require_at_least(tn, "t_rcd_wr", t.rcd_wr, 1, "an ACT takes time");
+        require_at_least(tn, "t_ras", t.ras, t.rcd_wr,
+                         "a row must stay open until it can be written: t_ras >= t_rcd_wr");
+    }
+    if (tn.has("t_rtw")) require_at_least(tn, "t_rtw", t.rtw, 1, "a turnaround takes time");
+    if (tn.has("t_ccd_r")) {
+        if (c.shape.stack_ids < 2)
+            tn.fail("t_ccd_r", "applies only with organisation.stack_ids of 2 or more");
+        require_at_least(tn, "t_ccd_r", t.ccd_r, t.burst, "bursts on the data bus cannot overlap");
+    }
     require_at_least(tn, "t_rc", t.rc, uint64_t{t.ras} + t.rp, "t_rc >= t_ras + t_rp");
     require_at_least(tn, "t_ccd_s", t.ccd_s, t.burst, "bursts on the data bus cannot overlap");
     require_at_least(tn, "t_ccd_l", t.ccd_l, t.ccd_s, "t_ccd_l >= t_ccd_s");
@@ -172,14 +195,52 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
                                             std::to_string(cp.write_high_watermark) + ")");
     }
     if (cp.frontend_cycles == 0) ctl.fail("frontend_cycles", "must be at least 1");
+    std::string queues = "per_pseudo_channel";
+    ctl.get_choice("queues", queues, {"per_pseudo_channel", "per_channel"});
+    cp.queues_per_channel = queues == "per_channel";
+    std::string refresh = "all_bank";
+    ctl.get_choice("refresh", refresh, {"all_bank", "per_bank"});
+    cp.per_bank_refresh = refresh == "per_bank";
+    if (cp.per_bank_refresh) {
+        // JESD238 per-bank refresh: each REFpb locks one bank for tRFCpb, one every tREFI / banks.
+        for (const char* key : {"t_rfc_pb", "t_rrefd"}) {
+            if (!tn.has(key)) {
+                tn.fail(key,
+                        "required with hbm.controller.refresh: per_bank; expected a time "
+                        "such as 200ns");
+            }
+        }
+        require_at_least(tn, "t_rfc_pb", t.rfc_pb, 1, "a refresh takes time");
+        require_at_least(tn, "t_refi", t.refi, uint64_t{t.rrefd} * c.shape.banks(),
+                         "one REFpb a bank every t_refi needs t_refi >= banks x t_rrefd");
+    }
+
+    // The command buses: shared by the pseudo-channels of a channel (JESD235/JESD238), with an
+    // ACT taking act_cycles clocks of the row bus. Without the section: no bus model.
+    if (const auto bus = hbm.optional_child("command_bus")) {
+        CommandBusConfig& bc = c.command_bus;
+        bus->get("shared_by_pseudo_channels", bc.shared);
+        const auto halves = [&](const char* key, uint32_t& out) {
+            double v = out / 2.0;
+            bus->get(key, v);
+            if (!(v >= 0.5 && v <= 4) || std::fmod(v * 2, 1.0) != 0)
+                bus->fail(key, "must be a whole number of half clocks from 0.5 to 4");
+            out = static_cast<uint32_t>(v * 2);
+        };
+        halves("act_cycles", bc.act_halves);
+        halves("pre_cycles", bc.pre_halves);
+        // JEDEC counts from the ACT's last (half) clock; column commands go on a rising edge.
+        t.act_extra = (bc.act_halves + 1) / 2 - 1;
+    }
 
     const ConfigNode map = hbm.child("mapping");
     map.require("layout", c.layout);
     map.get("xor_bank_with_row", c.xor_bank_with_row);
     map.get("skew_partitions", c.skew_partitions);
+    map.get("column_xor", c.column_xor);
     try {
         const AddressMapping mapping(mapping_shape_of(c), c.layout, c.xor_bank_with_row,
-                                     c.skew_partitions);
+                                     c.skew_partitions, c.column_xor);
         if (p.capacity_bytes > 0 && mapping.capacity() < p.capacity_bytes) {
             org.fail("rows_per_bank", "the organisation holds " +
                                           std::to_string(mapping.capacity()) +

@@ -27,15 +27,27 @@ void add_counters(ChannelCounters& sum, const ChannelCounters& c) {
     sum.row_misses += c.row_misses;
     sum.row_conflicts += c.row_conflicts;
     sum.refresh_cycles += c.refresh_cycles;
+    sum.bank_refreshes += c.bank_refreshes;
+    sum.bank_refresh_cycles += c.bank_refresh_cycles;
     sum.queue_integral += c.queue_integral;
+}
+
+// A REFpb refreshes the rows of one bank: a share 1 / banks of what a REFab refreshes.
+double refresh_energy(const HbmParams& p, const ChannelCounters& c) {
+    return c.refreshes * p.energy.refresh +
+           (c.bank_refreshes ? c.bank_refreshes * p.energy.refresh / p.core.shape.banks() : 0.0);
 }
 
 double energy_of(const HbmParams& p, const ChannelCounters& c) {
     const double bits_per_burst = 8.0 * p.core.shape.access_bytes;
     return c.activates * p.energy.activate +
            c.read_bursts * bits_per_burst * p.energy.read_per_bit +
-           c.write_bursts * bits_per_burst * p.energy.write_per_bit +
-           c.refreshes * p.energy.refresh;
+           c.write_bursts * bits_per_burst * p.energy.write_per_bit + refresh_energy(p, c);
+}
+
+// Pseudo-channel-cycles locked by refresh: all of it for a REFab, a bank's share for a REFpb.
+double refresh_locked(const HbmParams& p, const ChannelCounters& c) {
+    return c.refresh_cycles + double(c.bank_refresh_cycles) / p.core.shape.banks();
 }
 
 }  // namespace
@@ -90,11 +102,13 @@ void publish_hbm_run(StatGroup& g,
     g.add_counter("precharges", "count", "PRE commands (explicit and for refresh)") +=
         total.precharges;
     g.add_counter("refreshes", "count", "all-bank REF commands") += total.refreshes;
+    if (params.core.controller.per_bank_refresh)
+        g.add_counter("bank_refreshes", "count", "per-bank REFpb commands") += total.bank_refreshes;
     publish_rows(g, total);
     g.add_scalar("queue_occupancy", "requests", "time-averaged queued requests per pseudo-channel")
         .set(r.cycles ? total.queue_integral / double(r.cycles) / pc_count : 0);
     g.add_scalar("refresh_time_share", "ratio", "share of pseudo-channel time locked by refresh")
-        .set(r.cycles ? total.refresh_cycles / double(r.cycles) / pc_count : 0);
+        .set(r.cycles ? refresh_locked(params, total) / double(r.cycles) / pc_count : 0);
     StatGroup& e = g.add_group("energy");
     const double bits_per_burst = 8.0 * params.core.shape.access_bytes;
     e.add_scalar("activate", "J", "ACT/PRE energy").set(total.activates * params.energy.activate);
@@ -102,7 +116,7 @@ void publish_hbm_run(StatGroup& g,
         .set(total.read_bursts * bits_per_burst * params.energy.read_per_bit);
     e.add_scalar("write", "J", "write data energy")
         .set(total.write_bursts * bits_per_burst * params.energy.write_per_bit);
-    e.add_scalar("refresh", "J", "refresh energy").set(total.refreshes * params.energy.refresh);
+    e.add_scalar("refresh", "J", "refresh energy").set(refresh_energy(params, total));
     const double joules = energy_of(params, total);
     e.add_scalar("total", "J", "all HBM energy").set(joules);
     e.add_scalar("per_bit", "J/bit", "energy per data bit moved")
@@ -119,6 +133,9 @@ void publish_hbm_run(StatGroup& g,
             .set(seconds > 0 ? pc_bytes / seconds / (peak / pc_count) : 0);
         pc.add_counter("activates", "count", "ACT commands") += c.activates;
         pc.add_counter("refreshes", "count", "REF commands") += c.refreshes;
+        if (params.core.controller.per_bank_refresh)
+            pc.add_counter("bank_refreshes", "count", "per-bank REFpb commands") +=
+                c.bank_refreshes;
         publish_rows(pc, c);
         pc.add_scalar("queue_occupancy", "requests", "time-averaged queued requests")
             .set(r.cycles ? c.queue_integral / double(r.cycles) : 0);

@@ -9,23 +9,33 @@
 
 namespace sim::hbm {
 
+namespace {
+
+void describe_hbm(const ConfigNode& hw, StatGroup& stats) {
+    const HbmParams p = HbmParams::from_config(hw);
+    stats
+        .add_scalar("peak_bandwidth", "B/s",
+                    "cycle-level model: pseudo-channels x burst bytes / burst time")
+        .set(p.peak_bandwidth());
+    stats.add_scalar("clock", "Hz", "memory command clock: pin rate / beats per clock")
+        .set(static_cast<double>(p.core.clock_hz));
+    stats.add_counter("pseudo_channels", "count", "independent pseudo-channels") +=
+        uint64_t{p.core.stacks} * p.core.channels_per_stack * p.core.pseudo_channels_per_channel;
+}
+
+}  // namespace
+
 void register_hbm(Registry& r) {
-    r.add_component(
+    r.add_component({"hbm",
+                     "cycle-level HBM stacks: pseudo-channels, bank groups, banks, JEDEC timing, "
+                     "FR-FCFS controllers, address mapping, refresh, energy",
+                     "gpu", describe_hbm});
+    // A memory on its own (configs/hbm/): what `wallsim hbm` drives, with no processor around.
+    r.add_device(
         {"hbm",
-         "cycle-level HBM stacks: pseudo-channels, bank groups, banks, JEDEC timing, FR-FCFS "
-         "controllers, address mapping, refresh, energy",
-         "gpu", [](const ConfigNode& hw, StatGroup& stats) {
-             const HbmParams p = HbmParams::from_config(hw);
-             stats
-                 .add_scalar("peak_bandwidth", "B/s",
-                             "cycle-level model: pseudo-channels x burst bytes / burst time")
-                 .set(p.peak_bandwidth());
-             stats.add_scalar("clock", "Hz", "memory command clock: pin rate / beats per clock")
-                 .set(static_cast<double>(p.core.clock_hz));
-             stats.add_counter("pseudo_channels", "count", "independent pseudo-channels") +=
-                 uint64_t{p.core.stacks} * p.core.channels_per_stack *
-                 p.core.pseudo_channels_per_channel;
-         }});
+         "an HBM memory system alone, for `wallsim hbm` (patterns, DRAM traces; "
+         "configs/hbm/)",
+         [](const ConfigNode& hw, StatGroup& stats) { describe_hbm(hw, stats.add_group("hbm")); }});
     r.add_model({"gpu.hbm",
                  "cycle-level HBM stacks: dram_traffic and d2d memcpy operators run through every "
                  "pseudo-channel controller (JEDEC timing, FR-FCFS, refresh)",

@@ -18,15 +18,16 @@ uint32_t log2_of(uint64_t v) {
     return b;
 }
 
-constexpr std::array<const char*, 8> kNames{"offset",         "column",  "bank_group", "bank",
-                                            "pseudo_channel", "channel", "stack",      "row"};
+constexpr std::array<const char*, 9> kNames{
+    "offset", "column", "bank_group", "bank", "pseudo_channel", "channel", "stack", "sid", "row"};
 
 }  // namespace
 
 AddressMapping::AddressMapping(const MappingShape& shape,
                                const std::vector<std::string>& layout,
                                bool xor_bank_with_row,
-                               bool skew_partitions)
+                               bool skew_partitions,
+                               bool column_xor)
     : bg_count_(shape.bank_groups),
       bank_count_(shape.banks_per_group),
       xor_(xor_bank_with_row),
@@ -34,8 +35,9 @@ AddressMapping::AddressMapping(const MappingShape& shape,
       partitions_(shape.stacks * shape.channels * shape.pseudo_channels),
       shape_(shape) {
     const std::array<uint64_t, kFields> count{
-        shape.access_bytes,    shape.columns,  shape.bank_groups, shape.banks_per_group,
-        shape.pseudo_channels, shape.channels, shape.stacks,      shape.rows};
+        shape.access_bytes,    shape.columns,         shape.bank_groups,
+        shape.banks_per_group, shape.pseudo_channels, shape.channels,
+        shape.stacks,          shape.stack_ids,       shape.rows};
     for (int f = 0; f < kFields; ++f) {
         if (count[static_cast<size_t>(f)] == 0) {
             throw std::invalid_argument(std::string(kNames[static_cast<size_t>(f)]) +
@@ -67,7 +69,7 @@ AddressMapping::AddressMapping(const MappingShape& shape,
             throw std::invalid_argument(
                 "'" + name +
                 "' is not a field; expected offset, column, bank_group, bank, "
-                "pseudo_channel, channel, stack or row");
+                "pseudo_channel, channel, stack, sid or row");
         }
         const auto f = static_cast<Field>(field);
         const uint64_t total = count[f];
@@ -119,8 +121,29 @@ AddressMapping::AddressMapping(const MappingShape& shape,
         const Field f = digits_[i].field;
         if (f == PseudoChannel || f == Channel || f == Stack) partition_digits_end_ = i + 1;
     }
+    if (column_xor) {
+        // As MOP4CLXOR: the column's bits go to the pseudo-channel, stack ID, bank group, bank
+        // and row, in that order, as many to each as its index has; fields of one value take
+        // none, and what is left of the column after the last field is unused.
+        if (!is_power_of_two(shape.columns))
+            throw std::invalid_argument("column_xor needs a power-of-two column count");
+        uint32_t column_bits = log2_of(shape.columns);
+        for (Field f : {PseudoChannel, Sid, BankGroup, Bank, Row}) {
+            const uint64_t n = count[f];
+            if (n <= 1 || column_bits == 0) continue;
+            if (!is_power_of_two(n)) {
+                throw std::invalid_argument(std::string("column_xor needs a power-of-two ") +
+                                            kNames[f] + " count (it has " + std::to_string(n) +
+                                            ")");
+            }
+            const uint32_t bits = log2_of(n);
+            column_xor_.push_back({f, bits});
+            column_bits = column_bits > bits ? column_bits - bits : 0;
+        }
+    }
     for (const Digit& d : digits_) {
-        if (d.field != Offset && d.field != Column) break;
+        // With column_xor, every field may depend on the column.
+        if ((d.field != Offset && d.field != Column) || (column_xor && d.field == Column)) break;
         column_block_bytes_ *= d.radix;
     }
     uint64_t capacity = 0;
@@ -159,6 +182,17 @@ void AddressMapping::decode_into(uint64_t addr, AddressParts& out) const {
     }
     out.row = rows_mask_ != 0 ? v & rows_mask_ : v % shape_.rows;
     out.column = static_cast<uint32_t>(value[Column]);
+    if (!column_xor_.empty()) {
+        uint64_t column = value[Column];
+        for (const ColumnXor& x : column_xor_) {
+            const uint64_t bits = column & ((uint64_t{1} << x.bits) - 1);
+            if (x.field == Row)
+                out.row ^= bits;
+            else
+                value[x.field] ^= bits;
+            column >>= x.bits;
+        }
+    }
     out.bank_group = static_cast<uint32_t>(value[BankGroup]);
     out.bank = static_cast<uint32_t>(value[Bank]);
     if (xor_) {
@@ -166,6 +200,7 @@ void AddressMapping::decode_into(uint64_t addr, AddressParts& out) const {
         out.bank ^= static_cast<uint32_t>(out.row & (bank_count_ - 1));
         out.bank_group ^= static_cast<uint32_t>((out.row >> bank_shift_) & (bg_count_ - 1));
     }
+    if (shape_.stack_ids > 1) out.bank_group += static_cast<uint32_t>(value[Sid]) * bg_count_;
     if (skew_ && partitions_ > 1) {
         if (partition_digits_end_ == digits_.size()) above_partitions = v;
         // One index over all partitions, rotated by the address above them (a bijection:

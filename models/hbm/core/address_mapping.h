@@ -12,6 +12,12 @@
 // fields, modulo the partition count, the way GPUs hash their memory partitions: otherwise a
 // stride that is a multiple of the partition width (a matrix column, one 128-byte line per
 // row) lands in a handful of the partitions ("partition camping") and the rest sit idle.
+// A third option (column_xor) folds the column's bits, lowest first, into the pseudo-channel,
+// stack ID, bank group, bank and row, each taking as many bits as its index has, as Ramulator
+// 2's MOP4CLXOR mapper does after placing the two lowest column bits under them
+// (docs/references.md [ramulator2]): consecutive 4-burst blocks of a row then go to different
+// pseudo-channels and banks. HBM3 stack IDs (sid) are a field of their own; the bank group
+// reported counts across them (sid * bank groups per sid + group).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +28,9 @@
 namespace sim::hbm {
 
 struct AddressParts {
-    uint32_t stack = 0, channel = 0, pseudo_channel = 0, bank_group = 0, bank = 0;
+    uint32_t stack = 0, channel = 0, pseudo_channel = 0;
+    uint32_t bank_group = 0;  ///< across stack IDs: sid * bank groups per sid + group
+    uint32_t bank = 0;
     uint64_t row = 0;
     uint32_t column = 0;  ///< burst index within the row
 };
@@ -31,7 +39,8 @@ struct AddressParts {
 struct MappingShape {
     uint32_t access_bytes = 32;
     uint32_t columns = 32;
-    uint32_t bank_groups = 4;
+    uint32_t stack_ids = 1;    ///< HBM3 SIDs per pseudo-channel
+    uint32_t bank_groups = 4;  ///< per stack ID
     uint32_t banks_per_group = 4;
     uint32_t pseudo_channels = 2;
     uint32_t channels = 16;
@@ -46,7 +55,8 @@ class AddressMapping {
     AddressMapping(const MappingShape& shape,
                    const std::vector<std::string>& layout,
                    bool xor_bank_with_row,
-                   bool skew_partitions = false);
+                   bool skew_partitions = false,
+                   bool column_xor = false);
 
     AddressParts decode(uint64_t addr) const {
         AddressParts parts;
@@ -66,7 +76,18 @@ class AddressMapping {
     uint64_t column_block_bytes() const { return column_block_bytes_; }
 
   private:
-    enum Field { Offset, Column, BankGroup, Bank, PseudoChannel, Channel, Stack, Row, kFields };
+    enum Field {
+        Offset,
+        Column,
+        BankGroup,
+        Bank,
+        PseudoChannel,
+        Channel,
+        Stack,
+        Sid,
+        Row,
+        kFields
+    };
     struct Digit {
         Field field;
         uint64_t radix;       // how many values this entry spans
@@ -82,6 +103,12 @@ class AddressMapping {
     uint64_t rows_mask_ = 0;   ///< rows - 1 when rows is a power of two, else 0
     bool xor_ = false;
     bool skew_ = false;
+    /// column_xor: the fields the column's bits fold into, lowest bits first, and their widths.
+    struct ColumnXor {
+        Field field;
+        uint32_t bits;
+    };
+    std::vector<ColumnXor> column_xor_;
     size_t partition_digits_end_ = 0;  ///< digits_ index after the last partition digit
     uint32_t partitions_ = 1;          ///< stacks x channels x pseudo-channels
     /// log2 of the pseudo-channel and channel counts when both are powers of two (else 0):

@@ -10,9 +10,25 @@ namespace sim::hbm {
 BankTiming::BankTiming(const DramTiming& t, const PseudoChannelShape& shape)
     : t_(t),
       banks_per_group_(shape.banks_per_group),
+      stack_ids_(std::max(shape.stack_ids, 1u)),
+      groups_per_stack_id_(shape.bank_groups / std::max(shape.stack_ids, 1u)),
       banks_(shape.banks()),
       open_rows_(shape.banks(), kClosed),
-      groups_(shape.bank_groups) {}
+      groups_(shape.bank_groups) {
+    SIM_ASSERT(shape.bank_groups % stack_ids_ == 0, "bank groups split unevenly over stack IDs");
+    if (t_.ccd_r == 0) t_.ccd_r = t_.ccd_s;
+}
+
+void BankTiming::column_across_stack_ids(bool write, uint32_t group, uint64_t now) {
+    const uint32_t sid = group / groups_per_stack_id_;
+    const uint64_t same = now + t_.ccd_s;
+    const uint64_t other = now + std::max(write ? t_.burst : t_.ccd_r, t_.burst);
+    for (uint32_t g = 0; g < groups_.size(); ++g) {
+        const uint64_t at = g / groups_per_stack_id_ == sid ? same : other;
+        raise(write ? groups_[g].next_wr : groups_[g].next_rd, at);
+    }
+    raise(write ? next_wr_ : next_rd_, std::min(same, other));
+}
 
 bool BankTiming::all_closed() const {
     return std::all_of(open_rows_.begin(), open_rows_.end(),
@@ -24,9 +40,10 @@ uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
         case Command::ACT: {
             const Bank& b = banks_[bank];
             const Group& g = groups_[bank / banks_per_group_];
-            return std::max({b.next_act, g.next_act, earliest_any_activate()});
+            const uint64_t done = std::max(b.next_act, g.next_act);
+            return std::max(done > t_.act_extra ? done - t_.act_extra : 0, earliest_any_activate());
         }
-        case Command::PRE: return banks_[bank].next_pre;
+        case Command::PRE: return std::max(banks_[bank].next_pre, next_pre_);
         case Command::RD: {
             const Group& g = groups_[bank / banks_per_group_];
             return std::max({banks_[bank].next_rd, g.next_rd, next_rd_});
@@ -41,6 +58,10 @@ uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
                 e = std::max(e, b.next_act);
             return e;
         }
+        case Command::REFPB:
+            // Next-ACT cycles are complete-ACT cycles, which is what a one-cycle REFpb waits
+            // for (tRP, tRC, tRFCpb of the bank; tRRD_S after any ACT; tRREFD).
+            return std::max({banks_[bank].next_act, next_act_, next_refpb_});
     }
     return 0;
 }
@@ -51,6 +72,13 @@ void BankTiming::idle_refresh(uint64_t at) {
         raise(b.next_act, at + t_.rfc);
 }
 
+void BankTiming::idle_refresh_bank(uint32_t bank, uint64_t at) {
+    open_rows_[bank] = kClosed;
+    raise(banks_[bank].next_act, at + t_.rfc_pb);
+    raise(next_act_, at + t_.rrefd);
+    raise(next_refpb_, at + t_.rrefd);
+}
+
 void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
     SIM_ASSERT(now >= earliest(cmd, bank), "command issued before it is legal");
     switch (cmd) {
@@ -58,21 +86,23 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
             Bank& b = banks_[bank];
             SIM_ASSERT(open_rows_[bank] == kClosed, "ACT to a bank with an open row");
             open_rows_[bank] = static_cast<int64_t>(row);
-            raise(b.next_rd, now + t_.rcd);
-            raise(b.next_wr, now + t_.rcd);
-            raise(b.next_pre, now + t_.ras);
-            raise(b.next_act, now + t_.rc);
-            raise(groups_[bank / banks_per_group_].next_act, now + t_.rrd_l);
-            raise(next_act_, now + t_.rrd_s);
+            const uint64_t done = now + t_.act_extra;  // JEDEC counts from here
+            raise(b.next_rd, done + t_.rcd);
+            raise(b.next_wr, done + t_.rcd_write());
+            raise(b.next_pre, done + t_.ras);
+            raise(b.next_act, done + t_.rc);
+            raise(groups_[bank / banks_per_group_].next_act, done + t_.rrd_l);
+            raise(next_act_, done + t_.rrd_s);
             // Slide the four-activate window.
             std::rotate(act_window_.begin(), act_window_.begin() + 1, act_window_.end());
-            act_window_[3] = now;
+            act_window_[3] = done;
             ++acts_seen_;
             break;
         }
         case Command::PRE: {
             open_rows_[bank] = kClosed;
             raise(banks_[bank].next_act, now + t_.rp);
+            raise(next_pre_, now + t_.ppd);
             break;
         }
         case Command::RD:
@@ -81,6 +111,13 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
             SIM_ASSERT(all_closed(), "REF with an open row");
             for (Bank& b : banks_)
                 raise(b.next_act, now + t_.rfc);
+            break;
+        }
+        case Command::REFPB: {
+            SIM_ASSERT(open_rows_[bank] == kClosed, "REFpb to a bank with an open row");
+            raise(banks_[bank].next_act, now + t_.rfc_pb);
+            raise(next_act_, now + t_.rrefd);
+            raise(next_refpb_, now + t_.rrefd);
             break;
         }
     }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The timing state of one HBM pseudo-channel: per bank the open row and the earliest cycle of
 // each command, per bank group and per pseudo-channel the shared constraints (tCCD, tRRD,
-// tWTR, tFAW, bus turnaround). issue() records a command; earliest() answers when a command
-// may legally go. Pure C++, O(1) per query, no per-cycle work (Ramulator-style probes test it).
+// tWTR, tFAW, bus turnaround, tPPD, tRREFD), and between stack IDs tCCD_R. issue() records a
+// command; earliest() answers when a command may legally go. Pure C++, O(1) per query (O(bank
+// groups) per column command with several stack IDs), no per-cycle work (Ramulator-style probes
+// test it). Next-ACT cycles are kept as the cycle the ACT would be complete (act_extra later
+// than it starts) and reported back as start cycles.
 #pragma once
 
 #include <algorithm>
@@ -16,7 +19,7 @@
 
 namespace sim::hbm {
 
-enum class Command { ACT, PRE, RD, WR, REF };
+enum class Command { ACT, PRE, RD, WR, REF, REFPB };
 
 class BankTiming {
   public:
@@ -25,7 +28,8 @@ class BankTiming {
     BankTiming(const DramTiming& t, const PseudoChannelShape& shape);
 
     /// Records cmd at cycle now on bank (bank = group * banks_per_group + index; ignored for
-    /// REF); for ACT, row is the row opened. The caller must respect earliest().
+    /// REF); for ACT, row is the row opened. The caller must respect earliest(). REFPB
+    /// refreshes one closed bank (per-bank refresh).
     void issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row = 0);
     /// The earliest cycle cmd may be issued to bank.
     uint64_t earliest(Command cmd, uint32_t bank) const;
@@ -33,6 +37,9 @@ class BankTiming {
     /// Books an all-bank refresh of an idle pseudo-channel at its due cycle: rows close and the
     /// banks stay locked until at + tRFC. Used when a simulation skips idle time.
     void idle_refresh(uint64_t at);
+    /// The same for a per-bank refresh of bank at cycle at: the bank closes and stays locked
+    /// until at + tRFCpb.
+    void idle_refresh_bank(uint32_t bank, uint64_t at);
 
     int64_t open_row(uint32_t bank) const { return open_rows_[bank]; }
     /// The earliest any RD (or WR) may go on this pseudo-channel: a lower bound for every bank.
@@ -48,24 +55,33 @@ class BankTiming {
     /// The earliest any ACT may go on this pseudo-channel (tRRD_S, tFAW): a lower bound for
     /// every bank.
     uint64_t earliest_any_activate() const {
-        return acts_seen_ >= 4 ? std::max(next_act_, act_window_[0] + t_.faw) : next_act_;
+        const uint64_t done =
+            acts_seen_ >= 4 ? std::max(next_act_, act_window_[0] + t_.faw) : next_act_;
+        return done > t_.act_extra ? done - t_.act_extra : 0;
     }
     /// issue(RD or WR), inline for the scheduler's hot loop.
     void issue_column(bool write, uint32_t bank, uint64_t now) {
         SIM_ASSERT(now >= earliest_column(write, bank), "column command issued before it is legal");
         SIM_ASSERT(open_rows_[bank] != kClosed, "column command to a closed bank");
-        Group& g = groups_[bank / banks_per_group_];
+        const uint32_t group = bank / banks_per_group_;
+        Group& g = groups_[group];
         if (write) {
             const uint64_t data_end = now + t_.cwl + t_.burst;
             raise(g.next_wr, now + t_.ccd_l);
             raise(g.next_rd, data_end + t_.wtr_l);
-            raise(next_wr_, now + t_.ccd_s);
+            if (stack_ids_ == 1)
+                raise(next_wr_, now + t_.ccd_s);
+            else
+                column_across_stack_ids(true, group, now);
             raise(next_rd_, data_end + t_.wtr_s);
             raise(banks_[bank].next_pre, data_end + t_.wr);
         } else {
             raise(g.next_rd, now + t_.ccd_l);
             raise(g.next_wr, now + t_.ccd_l);
-            raise(next_rd_, now + t_.ccd_s);
+            if (stack_ids_ == 1)
+                raise(next_rd_, now + t_.ccd_s);
+            else
+                column_across_stack_ids(false, group, now);
             raise(next_wr_, now + t_.read_to_write());
             raise(banks_[bank].next_pre, now + t_.rtp);
         }
@@ -93,15 +109,22 @@ class BankTiming {
     static void raise(uint64_t& slot, uint64_t v) {
         if (v > slot) slot = v;
     }
+    /// With several stack IDs: a RD (WR) at now holds the next RD (WR) tCCD_S in the same
+    /// stack ID and tCCD_R (the data bus, one burst) in the others.
+    void column_across_stack_ids(bool write, uint32_t group, uint64_t now);
 
     DramTiming t_;
     uint32_t banks_per_group_;
+    uint32_t stack_ids_;
+    uint32_t groups_per_stack_id_;
     std::vector<Bank> banks_;
     /// Per bank the open row or kClosed, apart from the rest: the scheduler's scans read
     /// only these (two cache lines for 16 banks instead of ten).
     std::vector<int64_t> open_rows_;
     std::vector<Group> groups_;
     uint64_t next_act_ = 0, next_rd_ = 0, next_wr_ = 0;
+    uint64_t next_pre_ = 0;                 ///< tPPD
+    uint64_t next_refpb_ = 0;               ///< tRREFD
     std::array<uint64_t, 4> act_window_{};  ///< the last four ACT cycles, oldest first
     uint32_t acts_seen_ = 0;
 };

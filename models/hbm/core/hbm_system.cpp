@@ -9,7 +9,8 @@ MappingShape mapping_shape_of(const HbmCoreConfig& c) {
     MappingShape s;
     s.access_bytes = c.shape.access_bytes;
     s.columns = c.shape.columns;
-    s.bank_groups = c.shape.bank_groups;
+    s.stack_ids = c.shape.stack_ids;
+    s.bank_groups = c.shape.bank_groups / std::max(c.shape.stack_ids, 1u);
     s.banks_per_group = c.shape.banks_per_group;
     s.pseudo_channels = c.pseudo_channels_per_channel;
     s.channels = c.channels_per_stack;
@@ -23,14 +24,33 @@ HbmSystem::HbmSystem(const HbmCoreConfig& config)
       mapping_(mapping_shape_of(config),
                config.layout,
                config.xor_bank_with_row,
-               config.skew_partitions) {
+               config.skew_partitions,
+               config.column_xor) {
     const size_t count =
         size_t{config.stacks} * config.channels_per_stack * config.pseudo_channels_per_channel;
+    const CommandBusConfig& bc = config.command_bus;
+    const uint32_t pcs = config.pseudo_channels_per_channel;
+    // Sized up front: the pseudo-channels keep pointers into them.
+    const uint32_t bus_group = bc.shared ? pcs : 1;
+    if (bc.modelled()) {
+        buses_.resize(count / bus_group);
+        for (CommandBus& b : buses_) {
+            b.act_halves = bc.act_halves;
+            b.pre_halves = bc.pre_halves;
+        }
+    }
+    if (config.controller.queues_per_channel) shared_.resize(count / pcs);
+    if (bc.shared || config.controller.queues_per_channel) {
+        group_ = pcs;
+        advanced_at_.assign(count, kNever);
+    }
     channels_.reserve(count);
     for (size_t i = 0; i < count; ++i) {
         // Stagger refresh so that the channels do not all lock at once.
         const uint64_t phase = config.timing.refi * i / count;
-        channels_.emplace_back(config.timing, config.shape, config.controller, phase);
+        channels_.emplace_back(config.timing, config.shape, config.controller, phase,
+                               buses_.empty() ? nullptr : &buses_[i / bus_group],
+                               shared_.empty() ? nullptr : &shared_[i / pcs]);
     }
     scheduled_.assign(count, kNever);
     for (size_t i = 0; i < count; ++i)
@@ -62,18 +82,28 @@ void HbmSystem::schedule(size_t pc) {
 bool HbmSystem::try_enqueue(size_t pc, const MemRequest& r, uint64_t now) {
     PseudoChannel& ch = channels_[pc];
     if (!ch.can_accept(r.write)) return false;
+    if (shared_.empty()) {
+        ch.enqueue(r, now);
+        ++queued_;
+        schedule(pc);
+        return true;
+    }
+    const uint64_t changes = drain_changes(pc);
     ch.enqueue(r, now);
     ++queued_;
     schedule(pc);
+    wake_siblings_if_drain_changed(pc, changes, now);
     return true;
 }
 
 bool HbmSystem::try_send(size_t pc, const MemRequest& r, uint64_t arrival) {
     PseudoChannel& ch = channels_[pc];
     if (!ch.can_accept(r.write)) return false;
+    const uint64_t changes = drain_changes(pc);
     ch.send(r, std::max(arrival, advanced_to_));
     ++queued_;
     schedule(pc);
+    wake_siblings_if_drain_changed(pc, changes, advanced_to_);
     return true;
 }
 
@@ -99,14 +129,57 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
             if (i + 2 * kAhead < due_.size()) channels_[due_[i + 2 * kAhead]].prefetch_state();
             if (i + kAhead < due_.size()) channels_[due_[i + kAhead]].prefetch_arrays();
             if (t != scheduled_[pc]) continue;  // stale entry
-            scheduled_[pc] = kNever;
-            const size_t before = done.size();
-            channels_[pc].advance(now, done);
-            queued_ -= done.size() - before;
-            schedule(pc);
-            // Queue entries free only when a request completes.
-            if (touched && done.size() > before) touched->push_back(pc);
+            if (group_ == 1) {
+                // The path of every preset without shared buses or queues, kept as lean as
+                // it was before they existed (the hottest loop of the GPU model).
+                scheduled_[pc] = kNever;
+                const size_t before = done.size();
+                channels_[pc].advance(now, done);
+                queued_ -= done.size() - before;
+                schedule(pc);
+                // Queue entries free only when a request completes.
+                if (touched && done.size() > before) touched->push_back(pc);
+                continue;
+            }
+            const size_t first = pc - pc % group_;
+            for (uint32_t k = 0; k < group_; ++k)
+                advance_one(first + (k + now) % group_, now, done, touched);
         }
+    }
+}
+
+void HbmSystem::advance_one(size_t pc,
+                            uint64_t now,
+                            std::vector<Completion>& done,
+                            std::vector<size_t>* touched) {
+    if (advanced_at_[pc] == now) return;
+    advanced_at_[pc] = now;
+    scheduled_[pc] = kNever;
+    const size_t before = done.size();
+    const uint64_t changes = drain_changes(pc);
+    channels_[pc].advance(now, done);
+    queued_ -= done.size() - before;
+    schedule(pc);
+    wake_siblings_if_drain_changed(pc, changes, now);
+    // Queue entries free only when a request completes; a shared queue's free for the whole
+    // channel.
+    if (touched && done.size() > before) {
+        if (shared_.empty()) {
+            touched->push_back(pc);
+        } else {
+            for (size_t q = pc - pc % group_; q < pc - pc % group_ + group_; ++q)
+                touched->push_back(q);
+        }
+    }
+}
+
+void HbmSystem::wake_siblings_if_drain_changed(size_t pc, uint64_t changes_before, uint64_t now) {
+    if (drain_changes(pc) == changes_before) return;
+    const size_t first = pc - pc % group_;
+    for (size_t q = first; q < first + group_; ++q) {
+        if (q == pc) continue;
+        channels_[q].wake_by(now + 1);
+        schedule(q);
     }
 }
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // All pseudo-channels of all HBM stacks behind one address mapping, advanced from one event
 // calendar: only pseudo-channels with work are touched, each at its own next cycle (one process
-// ticking many C++ cores, DESIGN.md). Pure C++.
+// ticking many C++ cores, DESIGN.md). When the pseudo-channels of a channel share its command
+// buses, a channel is advanced as a whole: all its pseudo-channels at every cycle one of them
+// is due, in an order that rotates with the cycle, so that which one wins the bus does not
+// depend on the calendar's order. Pure C++.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +18,15 @@
 
 namespace sim::hbm {
 
+/// The command buses (command_bus.h). The defaults are no bus model at all: one row and one
+/// column command per pseudo-channel per clock.
+struct CommandBusConfig {
+    bool shared = false;      ///< one pair of buses per channel, for all its pseudo-channels
+    uint32_t act_halves = 2;  ///< half clocks an ACT holds the row bus
+    uint32_t pre_halves = 2;  ///< half clocks a PRE or REF holds it
+    bool modelled() const { return shared || act_halves != 2 || pre_halves != 2; }
+};
+
 struct HbmCoreConfig {
     DramTiming timing;
     PseudoChannelShape shape;
@@ -24,7 +36,9 @@ struct HbmCoreConfig {
     uint32_t pseudo_channels_per_channel = 2;
     std::vector<std::string> layout;
     bool xor_bank_with_row = true;
-    bool skew_partitions = false;       ///< rotate the partition index by the upper address
+    bool skew_partitions = false;  ///< rotate the partition index by the upper address
+    bool column_xor = false;       ///< XOR column bits into pc, sid, bank group, bank, row
+    CommandBusConfig command_bus;
     uint64_t clock_hz = 1'000'000'000;  ///< memory command clock
 };
 
@@ -35,6 +49,10 @@ class HbmSystem {
   public:
     /// Throws std::invalid_argument for a mapping that does not fit the organisation.
     explicit HbmSystem(const HbmCoreConfig& config);
+    // The pseudo-channels point into buses_: a copy would share the original's buses.
+    HbmSystem(const HbmSystem&) = delete;
+    HbmSystem& operator=(const HbmSystem&) = delete;
+    HbmSystem(HbmSystem&&) = default;
 
     /// Queues a request of bytes (a multiple of the access size, within one interleave
     /// granule) at cycle now. Returns false (nothing queued) when its queue is full.
@@ -81,7 +99,8 @@ class HbmSystem {
     /// event behind, and advance() at that cycle may then find nothing to do.
     uint64_t next_event() const;
     /// Advances every pseudo-channel whose event is due at now; their indices are appended to
-    /// touched when given if they completed requests (their queues have room again).
+    /// touched when given if they completed requests (their queues have room again; with
+    /// queues shared per channel, every pseudo-channel of the channel is appended).
     void advance(uint64_t now,
                  std::vector<Completion>& done,
                  std::vector<size_t>* touched = nullptr);
@@ -104,10 +123,25 @@ class HbmSystem {
 
   private:
     void schedule(size_t pc);
+    /// Advances pc at now (once per cycle at most) and reschedules it.
+    void advance_one(size_t pc,
+                     uint64_t now,
+                     std::vector<Completion>& done,
+                     std::vector<size_t>* touched);
+    /// After pc's shared queue state changed the channel's write drain at now: its siblings
+    /// look again from the next cycle.
+    void wake_siblings_if_drain_changed(size_t pc, uint64_t changes_before, uint64_t now);
+    uint64_t drain_changes(size_t pc) const {
+        return shared_.empty() ? 0 : shared_[pc / group_].drain_changes;
+    }
 
     HbmCoreConfig config_;
     AddressMapping mapping_;
+    std::vector<CommandBus> buses_;     ///< per channel when shared, else per pseudo-channel
+    std::vector<SharedQueues> shared_;  ///< per channel, with queues_per_channel
     std::vector<PseudoChannel> channels_;
+    uint32_t group_ = 1;                 ///< pseudo-channels advanced together (sharing a bus)
+    std::vector<uint64_t> advanced_at_;  ///< per pseudo-channel, with group_ > 1
     std::vector<uint64_t> scheduled_;
     CalendarQueue calendar_;
     std::vector<uint32_t> due_;  ///< pseudo-channels popped from the calendar, reused

@@ -10,12 +10,18 @@ namespace sim::hbm {
 PseudoChannel::PseudoChannel(const DramTiming& t,
                              const PseudoChannelShape& shape,
                              const ControllerParams& params,
-                             uint64_t refresh_phase)
+                             uint64_t refresh_phase,
+                             CommandBus* bus,
+                             SharedQueues* shared)
     : timing_(t, shape),
       shape_(shape),
       params_(params),
-      refresh_due_(refresh_phase + t.refi),
-      next_event_(refresh_phase + t.refi) {
+      bus_(bus),
+      shared_(params.queues_per_channel ? shared : nullptr),
+      refresh_step_(params.per_bank_refresh ? std::max<uint64_t>(t.refi / shape.banks(), 1)
+                                            : t.refi),
+      refresh_due_(refresh_phase * refresh_step_ / std::max<uint64_t>(t.refi, 1) + refresh_step_),
+      next_event_(refresh_due_) {
     SIM_ASSERT(shape.banks() <= kMaxBanks, "at most " << kMaxBanks << " banks per pseudo-channel");
     SIM_ASSERT(shape.rows <= kMaxRows, "at most " << kMaxRows << " rows per bank");
     SIM_ASSERT(params.read_queue <= kMaxQueueEntries && params.write_queue <= kMaxQueueEntries,
@@ -30,9 +36,28 @@ PseudoChannel::PseudoChannel(const DramTiming& t,
 
 void PseudoChannel::skip_idle_refreshes(uint64_t now) {
     if (queued() != 0 || refresh_due_ > now) return;
-    const uint64_t refi = timing_.timing().refi;
+    const uint64_t refi = refresh_step_;
     const uint64_t missed = (now - refresh_due_) / refi + 1;
     const uint64_t last = refresh_due_ + (missed - 1) * refi;
+    if (params_.per_bank_refresh) {
+        // Each of the last refreshes (one a bank at most) closed its bank and locks it until
+        // its tRFCpb is over; earlier ones are over.
+        const uint32_t banks = shape_.banks();
+        const uint64_t booked = std::min<uint64_t>(missed, banks);
+        for (uint64_t k = booked; k-- > 0;) {
+            const auto bank = static_cast<uint32_t>((refresh_bank_ + missed - 1 - k) % banks);
+            if (timing_.open_row(bank) != BankTiming::kClosed) ++counters_.precharges;
+            timing_.idle_refresh_bank(bank, last - k * refi);
+        }
+        refresh_bank_ = static_cast<uint32_t>((refresh_bank_ + missed) % banks);
+        ++row_epoch_;
+        counters_.bank_refreshes += missed;
+        counters_.bank_refresh_cycles += missed * timing_.timing().rfc_pb;
+        account_queue(now);
+        refresh_due_ = last + refi;
+        next_event_ = refresh_due_;
+        return;
+    }
     for (uint32_t b = 0; b < shape_.banks(); ++b) {
         if (timing_.open_row(b) != BankTiming::kClosed) ++counters_.precharges;
     }
@@ -46,6 +71,9 @@ void PseudoChannel::skip_idle_refreshes(uint64_t now) {
 }
 
 bool PseudoChannel::can_accept(bool write) const {
+    if (shared_) {
+        return write ? shared_->writes < params_.write_queue : shared_->reads < params_.read_queue;
+    }
     return write ? writes_.entries.size() < params_.write_queue
                  : reads_.entries.size() < params_.read_queue;
 }
@@ -105,6 +133,7 @@ void PseudoChannel::admit_next(Queue& q) {
         q.newest_arrival = e.arrival;
     }
     ++q.arrived;
+    count_shared(q, true, 1);
     if (hits_open_row(e)) {
         count_hit(q, e.bank);
         q.hit_at.set(position);
@@ -119,15 +148,18 @@ void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
     const Entry e = entry_of(r, now);
     Queue& q = r.write ? writes_ : reads_;
     insert(q, q.arrived, e);
+    count_shared(q, false, 1);
     admit_next(q);
     next_event_ = std::min(next_event_, ready_at(e));
     // A write that starts a drain switches the scheduler to writes from the next cycle.
-    if (r.write && !draining_ && drain_should_start()) next_event_ = std::min(next_event_, now + 1);
+    if (r.write && !draining() && drain_should_start())
+        next_event_ = std::min(next_event_, now + 1);
 }
 
 void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     SIM_ASSERT(can_accept(r.write), "send into a full queue");
     Queue& q = r.write ? writes_ : reads_;
+    count_shared(q, false, 1);
     if (q.on_the_way() == 0 || q.entries.back().arrival <= arrival) {
         // Filled in place: copying an entry just built here would read it with wide loads
         // from the narrow stores that wrote it (see AddressMapping::decode_into).
@@ -153,7 +185,9 @@ uint64_t PseudoChannel::drain_wake() const {
     // completes and arrives meanwhile, which advance() decides; a wake-up that finds no drain
     // to start changes nothing. Writes sent later arrive no earlier than now, and this is
     // computed again after every send and advance, so the wake-up never lies in the past.
-    if (draining_ || writes_.on_the_way() == 0) return kNever;
+    if (draining() || writes_.on_the_way() == 0) return kNever;
+    // Shared queues: any arriving write may start the channel's drain.
+    if (shared_) return writes_.entries[writes_.arrived].arrival + 1;
     const size_t queued = writes_.arrived;
     const size_t low = params_.write_low_watermark, high = params_.write_high_watermark;
     const size_t k = queued > low ? (queued + 1 >= high ? 0 : high - 1 - queued) : low - queued;
@@ -172,6 +206,7 @@ void PseudoChannel::admit_arrivals(uint64_t now) {
 }
 
 void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
+    take_row_bus(true, now);
     timing_.issue(Command::ACT, bank, now, row);
     ++counters_.activates;
     ++row_epoch_;
@@ -186,6 +221,7 @@ void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
 }
 
 void PseudoChannel::precharge(uint32_t bank, uint64_t now) {
+    take_row_bus(false, now);
     timing_.issue(Command::PRE, bank, now);
     ++counters_.precharges;
     ++row_epoch_;
@@ -205,6 +241,8 @@ bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
     if (timing_.all_closed()) {
         const uint64_t at = timing_.earliest(Command::REF, 0);
         if (at <= now) {
+            if (!row_bus_free(false, now, next)) return false;
+            take_row_bus(false, now);
             timing_.issue(Command::REF, 0, now);
             ++row_epoch_;
             ++counters_.refreshes;
@@ -219,6 +257,7 @@ bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
         if (timing_.open_row(b) == BankTiming::kClosed) continue;
         const uint64_t at = timing_.earliest(Command::PRE, b);
         if (at <= now) {
+            if (!row_bus_free(false, now, next)) return false;
             precharge(b, now);
             next = std::min(next, now + 1);
             return false;
@@ -226,6 +265,32 @@ bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
         next = std::min(next, at);
     }
     return false;
+}
+
+bool PseudoChannel::refresh_bank_step(uint64_t now, uint64_t& next) {
+    const uint32_t bank = refresh_bank_;
+    refresh_hold_ = bank;
+    const bool open = timing_.open_row(bank) != BankTiming::kClosed;
+    const uint64_t at = timing_.earliest(open ? Command::PRE : Command::REFPB, bank);
+    if (at > now) {
+        next = std::min(next, at);
+        return false;
+    }
+    if (!row_bus_free(false, now, next)) return false;
+    if (open) {
+        precharge(bank, now);
+        next = std::min(next, now + 1);
+        return false;
+    }
+    take_row_bus(false, now);
+    timing_.issue(Command::REFPB, bank, now);
+    ++row_epoch_;
+    ++counters_.bank_refreshes;
+    counters_.bank_refresh_cycles += timing_.timing().rfc_pb;
+    refresh_due_ += refresh_step_;
+    refresh_bank_ = (bank + 1) % shape_.banks();
+    refresh_hold_ = kNoBank;
+    return true;
 }
 
 void PseudoChannel::issue_column(Queue& q,
@@ -236,7 +301,8 @@ void PseudoChannel::issue_column(Queue& q,
                                  uint64_t& next) {
     if (q.hit_total == 0) return;
     // No column command of any bank goes before the pseudo-channel's next column slot.
-    const uint64_t slot = timing_.earliest_any_column(write);
+    uint64_t slot = timing_.earliest_any_column(write);
+    if (bus_) slot = std::max(slot, bus_->column_free);
     if (slot > now) {
         next = std::min(next, slot);
         return;
@@ -244,6 +310,12 @@ void PseudoChannel::issue_column(Queue& q,
     // earliest() per bank, computed once per scan (entries share banks).
     std::array<uint64_t, 64> cas_at;
     uint64_t cached = 0;
+    if (refresh_hold_ != kNoBank) {
+        // The bank due for per-bank refresh takes no more column commands: they would push
+        // its PRE back for ever.
+        cas_at[refresh_hold_] = kNever;
+        cached = uint64_t{1} << refresh_hold_;
+    }
     // Only the row hits can take a column command.
     for (size_t i = q.hit_at.next_set(0, ready); i < ready; i = q.hit_at.next_set(i + 1, ready)) {
         const uint32_t bank = bank_of(q.keys[i]);
@@ -259,6 +331,7 @@ void PseudoChannel::issue_column(Queue& q,
         }
         Entry& e = q.entries[i];
         timing_.issue_column(write, bank, now);
+        if (bus_) bus_->column_free = now + 1;
         // A column command delays its bank's PRE (tRTP, tWR): a scan that counted on it is stale.
         for (Queue* other : {&reads_, &writes_}) {
             if (other->row_scan.waiting_pre & bit) other->row_scan.epoch = ~0ULL;
@@ -294,6 +367,8 @@ void PseudoChannel::issue_column(Queue& q,
             q.keys.erase(i);
             q.hit_at.erase(i);
             --q.arrived;
+            count_shared(q, false, -1);
+            count_shared(q, true, -1);
             if (i < q.row_scan.scanned) --q.row_scan.scanned;
             --ready;
         }
@@ -309,6 +384,7 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
     if (scan.epoch != row_epoch_ || now >= scan.until || scan.scanned > ready ||
         params_.full_row_scan)
         scan = {row_epoch_, 0, 0, 0, kNever};
+    if (!row_bus_free(false, now, next)) return false;
     const uint64_t act_floor = timing_.earliest_any_activate();
     // A hit waits for its CAS: only the others need a row command.
     for (size_t i = q.hit_at.next_clear(scan.scanned, ready); i < ready;
@@ -325,7 +401,9 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
                 scan.until = std::min(scan.until, act_floor);
                 continue;
             }
-            const uint64_t at = timing_.earliest(Command::ACT, bank);
+            uint64_t at = timing_.earliest(Command::ACT, bank);
+            // An ACT may need the row bus for longer than a PRE (from its rising edge).
+            if (at <= now && bus_ && !bus_->row_free_at(true, now)) at = bus_->row_wake(true);
             if (at <= now) {
                 Entry& e = q.entries[i];
                 if (e.first == kNotStarted) e.first = kFirstAct;
@@ -360,6 +438,7 @@ void PseudoChannel::close_idle_rows(uint64_t now, uint64_t& next) {
         if (timing_.open_row(b) == BankTiming::kClosed || (hits & (uint64_t{1} << b))) continue;
         const uint64_t at = timing_.earliest(Command::PRE, b);
         if (at <= now) {
+            if (!row_bus_free(false, now, next)) return;
             precharge(b, now);
             next = std::min(next, now + 1);
             return;
@@ -390,7 +469,13 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     account_queue(now);
     if (reads_.on_the_way() > 0 || writes_.on_the_way() > 0) admit_arrivals(now);
     uint64_t next = refresh_due_ > now ? refresh_due_ : now + 1;
-    if (now >= refresh_due_) {
+    // Per-bank refresh holds the row bus while it is due (its PRE and REFpb go first, as a
+    // controller's priority queue would send them) but not the column bus.
+    bool row_held = false;
+    if (now >= refresh_due_ && params_.per_bank_refresh) {
+        row_held = true;
+        if (refresh_bank_step(now, next)) next = std::min(next, std::min(refresh_due_, now + 1));
+    } else if (now >= refresh_due_) {
         if (!refresh_step(now, next)) {
             // Requests keep arriving while refresh waits; they are served afterwards.
             next_event_ = params_.tick_every_cycle ? now + 1 : std::max(next, now + 1);
@@ -403,18 +488,18 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     size_t ready_reads = schedulable(reads_, now, read_tail_hits, next);
     size_t ready_writes = schedulable(writes_, now, write_tail_hits, next);
     // Reads go first unless writes must drain; writes also go when no read is schedulable.
-    const bool serve_writes = draining_ || (ready_reads == 0 && ready_writes > 0);
+    const bool serve_writes = draining() || (ready_reads == 0 && ready_writes > 0);
     Queue& q = serve_writes ? writes_ : reads_;
     size_t& ready = serve_writes ? ready_writes : ready_reads;
     // Some schedulable request needs an ACT or PRE when not all of them are row hits.
     const bool need_row = ready > q.hit_total - (serve_writes ? write_tail_hits : read_tail_hits);
     issue_column(q, serve_writes, ready, now, done, next);
-    const bool row = need_row && issue_row(q, ready, now, next);
-    if (!params_.open_row && !row) close_idle_rows(now, next);
+    const bool row = need_row && !row_held && issue_row(q, ready, now, next);
+    if (!params_.open_row && !row && !row_held) close_idle_rows(now, next);
     // A completed write may end the drain, or the last schedulable read may have gone: the
     // next cycle then serves the other queue, whose commands next does not cover yet.
     update_write_drain();
-    if (serve_writes != (draining_ || (ready_reads == 0 && ready_writes > 0)))
+    if (serve_writes != (draining() || (ready_reads == 0 && ready_writes > 0)))
         next = std::min(next, now + 1);
     // Requests on their way: the first of each queue becomes schedulable at its ready_at.
     for (const Queue* w : {&reads_, &writes_}) {
@@ -425,7 +510,8 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
 }
 
 bool PseudoChannel::drain_should_start() const {
-    const size_t writes = writes_.arrived;
+    const size_t writes = shared_ ? shared_->arrived_writes : writes_.arrived;
+    const size_t reads = shared_ ? shared_->arrived_reads : reads_.arrived;
     // Besides the high watermark, a drain also starts when no read is queued at all, and then
     // runs to the low watermark like any other. Without that, writes below the high watermark
     // went only while the read queue happened to be empty and gave way to the next read at
@@ -433,12 +519,17 @@ bool PseudoChannel::drain_should_start() const {
     // opened for writes (once measured at 3 requests per turnaround and 1.26 ACTs per request).
     // Ramulator 2 and DRAMSys also enter write mode on an empty read queue.
     return writes >= params_.write_high_watermark ||
-           (reads_.arrived == 0 && writes > params_.write_low_watermark);
+           (reads == 0 && writes > params_.write_low_watermark);
 }
 
 void PseudoChannel::update_write_drain() {
-    if (drain_should_start()) draining_ = true;
-    if (writes_.arrived <= params_.write_low_watermark) draining_ = false;
+    if (!shared_) {
+        if (drain_should_start()) draining_ = true;
+        if (writes_.arrived <= params_.write_low_watermark) draining_ = false;
+        return;
+    }
+    if (drain_should_start()) set_draining(true);
+    if (shared_->arrived_writes <= params_.write_low_watermark) set_draining(false);
 }
 
 }  // namespace sim::hbm

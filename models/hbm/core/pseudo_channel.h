@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The controller of one HBM pseudo-channel: read and write queues, an FR-FCFS scheduler
 // (oldest ready row hit first, then the oldest request's ACT or PRE), write drain between
-// watermarks (also started by an empty read queue), open- or closed-row policy and all-bank
-// refresh every tREFI. Row commands and column commands use separate command buses (HBM has
-// both), so one of each may issue per cycle. Event-driven: next_event() is the next cycle
-// anything can happen; advance() is only called then, never on idle cycles.
+// watermarks (also started by an empty read queue), open- or closed-row policy, and all-bank
+// refresh every tREFI or per-bank refresh (one bank every tREFI / banks, round robin, while the
+// other banks go on). Row commands and column commands use separate command buses (HBM has
+// both), so one of each may issue per cycle; with a CommandBus (command_bus.h) they are shared
+// with the other pseudo-channel of the channel and an ACT may take more than one clock.
+// Event-driven: next_event() is the next cycle anything can happen; advance() is only called
+// then, or later, never on idle cycles.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +18,7 @@
 
 #include "models/hbm/core/address_mapping.h"
 #include "models/hbm/core/bank_timing.h"
+#include "models/hbm/core/command_bus.h"
 #include "models/hbm/core/position_mask.h"
 #include "models/hbm/core/sliding_vector.h"
 
@@ -37,6 +41,13 @@ struct ControllerParams {
     uint32_t write_low_watermark = 8;    ///< stop draining at this many
     bool open_row = true;                ///< false: close a row when no queued request hits it
     uint32_t frontend_cycles = 4;        ///< arrival -> schedulable (decode, queue insert)
+    /// REFpb to one bank every tREFI / banks, round robin (JESD238 per-bank refresh), instead
+    /// of REFab to all banks every tREFI. The refreshed bank is closed first; its row hits wait.
+    bool per_bank_refresh = false;
+    /// One read and one write queue per channel, shared by its pseudo-channels (Ramulator 2's
+    /// per-channel HBM controllers), instead of one pair per pseudo-channel: read_queue and
+    /// write_queue are then the channel's, and the write drain is decided for the channel.
+    bool queues_per_channel = false;
     /// Validation only (not a hardware setting): wake every cycle instead of at the next
     /// legal command. Results must not change; a test holds the event-driven scheduler to it.
     bool tick_every_cycle = false;
@@ -62,23 +73,40 @@ struct Completion {
     uint32_t bytes = 0;
 };
 
+/// The queue occupancy of a channel whose pseudo-channels share their queues
+/// (ControllerParams::queues_per_channel): each pseudo-channel keeps its own requests, and
+/// admission and the write drain count the channel's.
+struct SharedQueues {
+    uint32_t reads = 0, writes = 0;                  ///< queued or on their way
+    uint32_t arrived_reads = 0, arrived_writes = 0;  ///< queued
+    bool draining = false;
+    uint64_t drain_changes = 0;  ///< times draining changed: the siblings must look again
+};
+
 struct ChannelCounters {
     uint64_t reads = 0, writes = 0;  ///< requests completed
     uint64_t read_bursts = 0, write_bursts = 0;
     uint64_t activates = 0, precharges = 0, refreshes = 0;
     uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
-    uint64_t refresh_cycles = 0;  ///< cycles banks were locked by refresh
-    uint64_t queue_integral = 0;  ///< sum over cycles of queued requests
-    uint64_t wakeups = 0;         ///< calls of advance(): the scheduler's cost, not a DRAM figure
+    uint64_t refresh_cycles = 0;       ///< cycles all banks were locked by all-bank refresh
+    uint64_t bank_refreshes = 0;       ///< per-bank REFpb commands
+    uint64_t bank_refresh_cycles = 0;  ///< bank-cycles locked by per-bank refresh
+    uint64_t queue_integral = 0;       ///< sum over cycles of queued requests
+    uint64_t wakeups = 0;  ///< calls of advance(): the scheduler's cost, not a DRAM figure
 };
 
 class PseudoChannel {
   public:
-    /// refresh_phase staggers this channel's first REF (0 .. tREFI).
+    /// refresh_phase staggers this channel's first REF (0 .. tREFI). bus, when given, is the
+    /// command bus this pseudo-channel uses (shared with its sibling or its own); it must
+    /// outlive the pseudo-channel. Without one, one row and one column command may issue each
+    /// clock.
     PseudoChannel(const DramTiming& t,
                   const PseudoChannelShape& shape,
                   const ControllerParams& params,
-                  uint64_t refresh_phase);
+                  uint64_t refresh_phase,
+                  CommandBus* bus = nullptr,
+                  SharedQueues* shared = nullptr);
 
     /// Whether r's queue has room; requests sent ahead of their arrival take room at once.
     bool can_accept(bool write) const;
@@ -92,6 +120,8 @@ class PseudoChannel {
     void send(const MemRequest& r, uint64_t arrival);
     /// The next cycle at which advance() has work (kNever if nothing will ever happen).
     uint64_t next_event() const { return next_event_; }
+    /// Makes advance() run at cycle at at the latest (a sibling changed the shared state).
+    void wake_by(uint64_t at) { next_event_ = std::min(next_event_, at); }
     /// Issues what is legal at cycle now and appends finished requests to done.
     void advance(uint64_t now, std::vector<Completion>& done);
 
@@ -219,10 +249,37 @@ class PseudoChannel {
     /// hits among the rest, and next takes the cycle the first of the rest becomes schedulable.
     size_t schedulable(const Queue& q, uint64_t now, uint32_t& tail_hits, uint64_t& next) const;
     bool refresh_step(uint64_t now, uint64_t& next);
+    /// Per-bank refresh: closes the bank due, then REFpb; true once the REFpb has issued.
+    bool refresh_bank_step(uint64_t now, uint64_t& next);
+    /// Whether the row bus may take a row command at now; when not, next takes its wake-up.
+    bool row_bus_free(bool act, uint64_t now, uint64_t& next) const {
+        if (!bus_ || bus_->row_free_at(act, now)) return true;
+        next = std::min(next, bus_->row_wake(act));
+        return false;
+    }
+    void take_row_bus(bool act, uint64_t now) {
+        if (bus_) bus_->take_row(act, now);
+    }
     /// Starts draining writes at the high watermark, or above the low one when no read is
     /// queued; stops at the low watermark.
     void update_write_drain();
     bool drain_should_start() const;
+    bool draining() const { return shared_ ? shared_->draining : draining_; }
+    void set_draining(bool on) {
+        if (!shared_) {
+            draining_ = on;
+        } else if (shared_->draining != on) {
+            shared_->draining = on;
+            ++shared_->drain_changes;
+        }
+    }
+    /// Counts a request of q entering (by) or leaving the channel's shared queue.
+    void count_shared(const Queue& q, bool arrived, int by) {
+        if (!shared_) return;
+        const bool w = &q == &writes_;
+        (arrived ? (w ? shared_->arrived_writes : shared_->arrived_reads)
+                 : (w ? shared_->writes : shared_->reads)) += by;
+    }
     /// The cycle after the next write on its way arrives, when that may start a drain (from
     /// the next cycle, as a write queued by enqueue does); kNever when it cannot.
     uint64_t drain_wake() const;
@@ -230,6 +287,13 @@ class PseudoChannel {
     BankTiming timing_;
     PseudoChannelShape shape_;
     ControllerParams params_;
+    CommandBus* bus_ = nullptr;
+    SharedQueues* shared_ = nullptr;
+    uint64_t refresh_step_;  ///< cycles between refreshes: tREFI, or tREFI / banks per bank
+    /// With per-bank refresh, the bank whose REFpb is due (or kNoBank): its row hits wait.
+    static constexpr uint32_t kNoBank = ~0u;
+    uint32_t refresh_bank_ = 0;
+    uint32_t refresh_hold_ = kNoBank;
     Queue reads_, writes_;
     bool draining_ = false;
     uint64_t refresh_due_;

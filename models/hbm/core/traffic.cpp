@@ -6,6 +6,7 @@
 #include <deque>
 #include <random>
 
+#include "models/hbm/core/in_flight.h"
 #include "sim/core/error.h"
 
 namespace sim::hbm {
@@ -95,33 +96,6 @@ class AddressStream {
     uint64_t capacity_;
     uint64_t count_;
     std::mt19937_64 rng_;
-};
-
-// Requests whose last command has issued, until their data has moved. A read's data is done a
-// fixed time after its RD and a write's after its WR, and commands issue in time order, so
-// each kind finishes in issue order: two FIFOs replace a priority queue.
-class InFlight {
-  public:
-    void push(const Completion& c) {
-        std::deque<Completion>& q = c.write ? writes_ : reads_;
-        SIM_ASSERT(q.empty() || q.back().done <= c.done, "completions out of order");
-        q.push_back(c);
-    }
-    bool empty() const { return reads_.empty() && writes_.empty(); }
-    uint64_t earliest_done() const { return (reads_first() ? reads_ : writes_).front().done; }
-    Completion pop() {
-        std::deque<Completion>& q = reads_first() ? reads_ : writes_;
-        const Completion c = q.front();
-        q.pop_front();
-        return c;
-    }
-
-  private:
-    bool reads_first() const {
-        return writes_.empty() || (!reads_.empty() && reads_.front().done <= writes_.front().done);
-    }
-
-    std::deque<Completion> reads_, writes_;
 };
 
 }  // namespace

@@ -254,5 +254,75 @@ TEST(AddressMapping, RejectsOverlapGapsAndMisplacedFields) {
     EXPECT_THAT(error_of({"offset", "colum", "row"}), HasSubstr("'colum' is not a field"));
 }
 
+// Ramulator 2's HBM3 organisation on one channel: 2 pseudo-channels, 2 stack IDs, 4 bank
+// groups, 4 banks, 32 bursts a row, 8192 rows.
+MappingShape hbm3_channel() {
+    MappingShape s;
+    s.access_bytes = 32;
+    s.columns = 32;
+    s.stack_ids = 2;
+    s.bank_groups = 4;
+    s.banks_per_group = 4;
+    s.pseudo_channels = 2;
+    s.channels = 1;
+    s.stacks = 1;
+    s.rows = 8192;
+    return s;
+}
+
+TEST(AddressMapping, ColumnXorFoldsColumnBitsLikeMop4clxor) {
+    // MOP4CLXOR (ramulator2 mop4clxor.cpp) on the transaction index t = addr / 32: column bits
+    // 0-1 = t[0:1], pc = t[2], sid = t[3], bg = t[4:5], bank = t[6:7], column bits 2-4 =
+    // t[8:10], row = t >> 11; then pc ^= col[0], sid ^= col[1], bg ^= col[2:3], bank ^= col[4]
+    // (the column has five bits), row unchanged.
+    const AddressMapping m(hbm3_channel(),
+                           {"offset", "column:2", "pseudo_channel", "sid", "bank_group", "bank",
+                            "column", "row"},
+                           false, false, /*column_xor=*/true);
+    for (uint64_t t : {0ull, 1ull, 3ull, 0x5aull, 0x7ffull, 0x1234ull, 0x3a5c7ull}) {
+        const uint64_t col = (t & 3) | ((t >> 8) & 7) << 2;
+        const uint64_t pc = ((t >> 2) & 1) ^ (col & 1);
+        const uint64_t sid = ((t >> 3) & 1) ^ ((col >> 1) & 1);
+        const uint64_t bg = ((t >> 4) & 3) ^ ((col >> 2) & 3);
+        const uint64_t bank = ((t >> 6) & 3) ^ ((col >> 4) & 1);
+        const AddressParts a = m.decode(t * 32 + 5);
+        EXPECT_EQ(a.column, col) << t;
+        EXPECT_EQ(a.pseudo_channel, pc) << t;
+        EXPECT_EQ(a.bank_group, sid * 4 + bg) << t;  // counted across stack IDs
+        EXPECT_EQ(a.bank, bank) << t;
+        EXPECT_EQ(a.row, t >> 11) << t;
+    }
+    // Consecutive transactions of a row go to different pseudo-channels, then banks.
+    EXPECT_NE(m.decode(0).pseudo_channel, m.decode(32).pseudo_channel);
+    EXPECT_EQ(m.column_block_bytes(), 32u);
+}
+
+TEST(AddressMapping, RoBaRaCoChLayoutIsLinear) {
+    // RoBaRaCoCh (ramulator2 ro_ba_ra_co_ch.cpp): column at the bottom, then pseudo-channel,
+    // stack ID, bank group, bank and row, no hash: an address is its fields' digits.
+    const AddressMapping m(hbm3_channel(),
+                           {"offset", "column", "pseudo_channel", "sid", "bank_group", "bank",
+                            "row"},
+                           false);
+    const uint64_t t = (((((77 * 4 + 2) * 4 + 3) * 2 + 1) * 2 + 1) * 32) + 19;
+    const AddressParts a = m.decode(t * 32);
+    EXPECT_EQ(a.column, 19u);
+    EXPECT_EQ(a.pseudo_channel, 1u);
+    EXPECT_EQ(a.bank_group, 1u * 4 + 3);
+    EXPECT_EQ(a.bank, 2u);
+    EXPECT_EQ(a.row, 77u);
+    EXPECT_EQ(m.capacity(), 32ull * 32 * 2 * 2 * 4 * 4 * 8192);
+}
+
+TEST(AddressMapping, ColumnXorNeedsPowerOfTwoFields) {
+    MappingShape s = hbm3_channel();
+    s.bank_groups = 3;
+    EXPECT_THROW(AddressMapping(s,
+                                {"offset", "column:2", "pseudo_channel", "sid", "bank_group",
+                                 "bank", "column", "row"},
+                                false, false, true),
+                 std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace sim::hbm
