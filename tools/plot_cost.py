@@ -3,7 +3,7 @@
 
 Left: what one training run costs on each hardware file: renting the GPU-hours, or owning the
 GPUs (depreciation plus electricity at the facility's PUE). Right: the facility power of a
-cluster against its GPU count (whole nodes, PUE), with the chapter's 2048-GPU cluster marked.
+cluster against its GPU count (whole nodes, PUE), with the textbook's 2048-GPU cluster marked.
 
 Example:
   tools/plot_cost.py --hw configs/hw/a100.yaml,configs/hw/h100.yaml,configs/hw/h200.yaml \\
@@ -75,7 +75,7 @@ def main(argv=None):
         bx.plot(GPU_COUNTS, mw, marker="osD^"[i % 4], linestyle=["-", "--", ":", "-."][i % 4],
                 label="%s: %.2f MW at 2048" % (hw.replace("NVIDIA ", ""), mw[GPU_COUNTS.index(2048)]))
     bx.axvline(2048, color="#555555", linestyle=":", linewidth=1)
-    bx.annotate(" the chapter's 2048 GPUs", (2048, 0.9), xycoords=("data", "axes fraction"), fontsize=8)
+    bx.annotate(" the textbook's 2048 GPUs", (2048, 0.9), xycoords=("data", "axes fraction"), fontsize=8)
     bx.set_xscale("log", base=2)
     bx.set_yscale("log")
     bx.set_xlabel("GPUs (whole nodes)")

@@ -218,7 +218,7 @@ int run_cost_command(const Registry& registry, const std::vector<std::string>& a
     add("electricity-price", po::value(&price_text)->default_value("0.12"), "$ per kWh");
     add("grid-intensity", po::value(&carbon_text)->default_value("0.4"), "kg CO2e per kWh");
     add("power-basis", po::value(&basis)->default_value("gpu"),
-        "gpu: bill the GPUs' power (the chapter); node: the whole node's");
+        "gpu: bill the GPUs' power (the textbook); node: the whole node's");
     add("cloud-price", po::value(&cloud_text), "override: $ per GPU-hour rented");
     add("purchase-price", po::value(&purchase_text), "override: $ per GPU bought");
     add("depreciation-years", po::value(&years_text), "override: depreciation period");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `wallsim memory`: what training a transformer (configs/models/*.yaml) holds on one GPU,
 // part by part: weights, gradients, Adam's states and activations (core/training_memory.h),
-// beside the chapter's 20P / 18P rule of thumb, with data, tensor and pipeline parallelism and
+// beside the textbook's 20P / 18P rule of thumb, with data, tensor and pipeline parallelism and
 // ZeRO. Prints a table; --out writes stats.json; --json prints the same JSON on stdout (what
 // tools/gen_transformer_trace declares in its traces' headers: one estimator).
 #include <boost/program_options.hpp>
@@ -25,7 +25,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-constexpr double kGB = 1e9;  // the chapter's unit: 1 byte per parameter of a 7B model is 7 GB
+constexpr double kGB = 1e9;  // the textbook's unit: 1 byte per parameter of a 7B model is 7 GB
 constexpr uint64_t kMaxBatch = 1'000'000;
 constexpr uint64_t kMaxSeq = 100'000'000;
 
@@ -84,10 +84,10 @@ void print_table(const ModelDescription& model, const MemoryOptions& o, const Me
     }
     row(activations, m.activations);
     row("total", m.total());
-    std::printf("\nthe chapter's rule (K16-02), activations = %gP:\n", m.activation_element_bytes);
+    std::printf("\nthe textbook's rule [hw-chapter], activations = %gP:\n", m.activation_element_bytes);
     row("  activations", m.chapter_activations);
     row(amp ? "  total (18P)" : "  total (20P)", m.chapter_total());
-    std::printf("(GB = 1e9 bytes, the chapter's unit)\n");
+    std::printf("(GB = 1e9 bytes, the textbook's unit)\n");
 }
 
 void publish(StatGroup& g, const TransformerShape& s, const MemoryBreakdown& m) {
@@ -117,9 +117,9 @@ void publish(StatGroup& g, const TransformerShape& s, const MemoryBreakdown& m) 
     g.add_scalar("activations", "B", "all layers' activations, after checkpointing")
         .set(m.activations);
     g.add_scalar("total", "B", "model states + activations").set(m.total());
-    g.add_scalar("chapter_activations", "B", "the chapter's rule: one value per parameter")
+    g.add_scalar("chapter_activations", "B", "the textbook's rule: one value per parameter")
         .set(m.chapter_activations);
-    g.add_scalar("chapter_total", "B", "model states + the chapter's activations (20P or 18P)")
+    g.add_scalar("chapter_total", "B", "model states + the textbook's activations (20P or 18P)")
         .set(m.chapter_total());
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `wallsim cost` end to end, and the energy figures of `wallsim run`: the chapter's example on
+// `wallsim cost` end to end, and the energy figures of `wallsim run`: the textbook's example on
 // the shipped presets, MFU and power taken from a simulated run, and bad input (exit code 2,
 // one line, nothing written).
 #include <gmock/gmock.h>

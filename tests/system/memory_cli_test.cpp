@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `wallsim memory` end to end: the table and stats.json for the presets, the chapter's 18P and
+// `wallsim memory` end to end: the table and stats.json for the presets, the textbook's 18P and
 // 20P beside the per-layer activations, a model given as a file, and bad input (exit code 2,
 // one line, nothing written).
 #include <gmock/gmock.h>
@@ -38,7 +38,7 @@ TEST(MemoryCli, SevenBInMixedPrecisionPrintsTheTableAndWritesStats) {
     EXPECT_DOUBLE_EQ(p, 6'738'415'616.0);
     EXPECT_DOUBLE_EQ(value(stats, "model_states"), 16 * p);
     EXPECT_DOUBLE_EQ(value(stats, "optimizer_states"), 12 * p);
-    // The chapter's 18P (K16-02: 7B → 126 GB); 6.74e9 parameters give 121.3 GB.
+    // The textbook's 18P (7B → 126 GB); 6.74e9 parameters give 121.3 GB.
     EXPECT_DOUBLE_EQ(value(stats, "chapter_total"), 18 * p);
     EXPECT_NEAR(value(stats, "chapter_total"), 126e9, 0.04 * 126e9);
     // Korthikanti et al. at s = 4096, b = 1: s·b·h·(34 + 5·a·s/h) = 3.25 GB per layer.

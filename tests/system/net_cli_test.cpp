@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `wallsim net` end to end: the shipped network presets, the chapter's gradient AllReduce, and
+// `wallsim net` end to end: the shipped network presets, the textbook's gradient AllReduce, and
 // bad input (exit code 2, one line, nothing written).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -43,7 +43,7 @@ TEST(NetCli, SweepsSizesAndWritesCsvAndStats) {
 }
 
 TEST(NetCli, TheChaptersGradientAllReduce) {
-    // 7B parameters of FP16 gradients (14 GB) over 8 GPUs on NVLink: the chapter's ≈ 82 ms sits
+    // 7B parameters of FP16 gradients (14 GB) over 8 GPUs on NVLink: the textbook's ≈ 82 ms sits
     // between NVLink 4 (H100, NVLS) and NVLink 3 (A100, ring at NCCL's 20 of 25 GB/s per link).
     testing::TempDir dir;
     const auto time_ms = [&](const std::string& preset) {

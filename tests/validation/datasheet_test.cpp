@@ -25,7 +25,7 @@ void expect_within(double actual, double published, double rel_tol, const char* 
 
 TEST(Datasheet, A100Sxm80GB) {
     const HardwareParams p = preset("a100");
-    // NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the chapter (K16-01, K16-08).
+    // NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the textbook (, ).
     expect_within(p.peak_flops(ComputeUnit::Tensor, DType::FP16), 312 * kTera, kDatasheetTolerance,
                   "FP16 tensor 312");
     expect_within(p.peak_flops(ComputeUnit::Tensor, DType::BF16), 312 * kTera, kDatasheetTolerance,
@@ -47,7 +47,7 @@ TEST(Datasheet, A100Sxm80GB) {
 
 TEST(Datasheet, H100Sxm) {
     const HardwareParams p = preset("h100");
-    // NVIDIA H100 whitepaper Table 3 / datasheet (dense figures) and the chapter (K16-01, K16-05).
+    // NVIDIA H100 whitepaper Table 3 / datasheet (dense figures) and the textbook (, ).
     expect_within(p.peak_flops(ComputeUnit::Tensor, DType::FP16), 989.4 * kTera,
                   kDatasheetTolerance, "FP16 989");
     expect_within(p.peak_flops(ComputeUnit::Tensor, DType::TF32), 494.7 * kTera,
@@ -61,9 +61,9 @@ TEST(Datasheet, H100Sxm) {
     expect_within(p.hbm_bandwidth(), 3.35e12, kDatasheetTolerance, "HBM3 3.35 TB/s");
     expect_within(p.nvlink_bandwidth_per_direction() * 2, 900e9, kDatasheetTolerance,
                   "NVLink 900 GB/s");
-    // PCIe Gen5 x16: about 64 GB/s per direction, 128 GB/s both (chapter K16-14).
+    // PCIe Gen5 x16: about 64 GB/s per direction, 128 GB/s both (chapter ).
     expect_within(p.pcie_bandwidth_per_direction() * 2, 128e9, 0.02, "PCIe Gen5 x16 128 GB/s");
-    // The chapter: FP32 -> FP16 Tensor Core is 14.8x on H100.
+    // The textbook: FP32 -> FP16 Tensor Core is 14.8x on H100.
     expect_within(p.peak_flops(ComputeUnit::Tensor, DType::FP16) /
                       p.peak_flops(ComputeUnit::Vector, DType::FP32),
                   14.8, 0.01, "FP16/FP32 14.8x");
@@ -82,7 +82,7 @@ TEST(Datasheet, H200) {
 }
 
 TEST(Datasheet, RidgePointsFromTheChapter) {
-    // Chapter K16-08: ridge = peak FLOP/s / peak bandwidth. It rounds A100's 2039 GB/s to
+    // Chapter ridge = peak FLOP/s / peak bandwidth. It rounds A100's 2039 GB/s to
     // 2.0 TB/s (312/2.0 = 156); the datasheet bandwidth gives 153, hence 3% for A100.
     expect_within(preset("a100").ridge_point(ComputeUnit::Tensor, DType::FP16), 156, 0.03,
                   "A100 ~156 FLOP/B");
@@ -95,7 +95,7 @@ TEST(Datasheet, RidgePointsFromTheChapter) {
 TEST(Datasheet, TheWallWidensFromA100ToH100) {
     const HardwareParams a = preset("a100");
     const HardwareParams h = preset("h100");
-    // Chapter K16-08: "3.2x FLOP/s, 1.65x bandwidth" from A100 to H100.
+    // Chapter "3.2x FLOP/s, 1.65x bandwidth" from A100 to H100.
     expect_within(h.peak_flops(ComputeUnit::Tensor, DType::FP16) /
                       a.peak_flops(ComputeUnit::Tensor, DType::FP16),
                   3.2, 0.02, "FLOP/s ratio");
@@ -103,7 +103,7 @@ TEST(Datasheet, TheWallWidensFromA100ToH100) {
 }
 
 TEST(Datasheet, PeakEfficiencyPerWatt) {
-    // Chapter K16-12: A100 312/400 = 0.78, H100 989/700 = 1.41 TFLOP/s per W (FP16 dense).
+    // Chapter A100 312/400 = 0.78, H100 989/700 = 1.41 TFLOP/s per W (FP16 dense).
     const HardwareParams a = preset("a100");
     const HardwareParams h = preset("h100");
     expect_within(a.peak_flops(ComputeUnit::Tensor, DType::FP16) / a.tdp_watts / kTera, 0.78, 0.01,

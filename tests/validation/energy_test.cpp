@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The energy wall on the shipped presets, produced by the analytic timing, the technology's
 // energy tables and the power limit: a large GEMM runs at the limit, below the datasheet's
-// peak-per-TDP efficiency ([hw-chapter] K16-12: A100 312/400 ≈ 0.78, H100 989/700 ≈ 1.41
+// peak-per-TDP efficiency ([hw-chapter] A100 312/400 ≈ 0.78, H100 989/700 ≈ 1.41
 // TFLOP/s per W), while an element-wise op spends most of its energy moving data and achieves a
 // tiny fraction of that efficiency.
 #include <gtest/gtest.h>

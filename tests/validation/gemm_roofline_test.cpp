@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // GEMM on the cycle-level H100 against published results: a large BF16 GEMM reaches 70-90% of
 // the 989 TFLOP/s dense peak (H100 whitepaper peak; cuBLAS on H100 SXM measures 70-80% at 8192³,
-// the 70-90% the chapter quotes for compute-bound kernels), and a 1024³ one a small part of
+// the 70-90% the textbook quotes for compute-bound kernels), and a 1024³ one a small part of
 // that (cuBLAS puts 1024³ BF16 well under half of peak).
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The cycle-level GPU against published figures for memory-bound kernels on the full H100
 // preset (132 SMs, five HBM3 stacks):
-// - a large FP32 c = a + b reaches 80-93% of peak HBM bandwidth. The chapter (K16-04): "a
+// - a large FP32 c = a + b reaches 80-93% of peak HBM bandwidth. The textbook: "a
 //   well-fused element-wise kernel should come close to 80%-90% of bandwidth; below 50% usually
 //   means uncoalesced access";
-// - it runs at under 1% of the 989 TFLOP/s BF16 Tensor Core peak (the chapter: "a 312 TFLOPS
+// - it runs at under 1% of the 989 TFLOP/s BF16 Tensor Core peak (the textbook: "a 312 TFLOPS
 //   card runs element-wise ops at 5%" of its FP32 path; of the tensor peak it is far less);
-// - fewer resident warps give less bandwidth (the chapter: occupancy is "enough warps to
+// - fewer resident warps give less bandwidth (the textbook: occupancy is "enough warps to
 //   switch between");
 // - strided access multiplies the sectors moved (uncoalesced access).
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The chapter's memory-wall arithmetic, produced by the analytic model: element-wise FP32
+// The textbook's memory-wall arithmetic, produced by the analytic model: element-wise FP32
 // a+b=c (1 FLOP per 12 bytes) runs at a tiny fraction of peak FLOP/s while at peak bandwidth;
 // large GEMMs sit on the flat roof; square-GEMM intensity grows as n/6 (fp32).
 #include <gtest/gtest.h>
@@ -32,7 +32,7 @@ TEST(MemoryWall, ElementwiseAddOnA100UsesUnderFivePercentOfTensorPeak) {
     EXPECT_LT(achieved / (312e12), 0.05);  // chapter: "a 312 TFLOP/s card runs at <5%"
     // It is bandwidth that limits it: the bytes move at (almost) peak bandwidth.
     EXPECT_GT(cost.dram_bytes / to_seconds(t.duration) / hw.hbm_bandwidth(), 0.99);
-    // Three orders of magnitude below the ridge point (chapter K16-08).
+    // Three orders of magnitude below the ridge point (chapter ).
     EXPECT_GT(hw.ridge_point(ComputeUnit::Tensor, DType::FP16) / cost.intensity(), 1000);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The economics of a training run (the chapter's K16-13 arithmetic): training FLOPs ≈ 6·N·D
+// The economics of a training run (the textbook's  arithmetic): training FLOPs ≈ 6·N·D
 // (forward 2, backward 4 per parameter per token), GPU-hours = 6ND / (peak × MFU) / 3600, the
 // bill to rent them or to own the GPUs (purchase depreciated over its life), electricity at the
 // facility's PUE, carbon from the grid's intensity, and the utilisation at which buying beats
@@ -46,7 +46,7 @@ struct TrainingCost {
     double rent_cost = 0;                  ///< gpu_hours × cloud price
     double it_energy_kwh = 0;              ///< energy the GPUs (or their nodes) draw
     double facility_energy_kwh = 0;        ///< × PUE
-    double electricity_cost = 0;           ///< IT energy × price (the chapter's "power" line)
+    double electricity_cost = 0;           ///< IT energy × price (the textbook's "power" line)
     double facility_electricity_cost = 0;  ///< facility energy × price (with cooling, PUE)
     double carbon_tonnes = 0;              ///< facility energy × grid intensity
     double depreciation_cost = 0;          ///< gpu_hours × purchase / life hours

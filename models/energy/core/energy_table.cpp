@@ -32,7 +32,7 @@ EnergyTable EnergyTable::horowitz_45nm() {
     t.register_per_byte = 10.0 / 8 * kPico;  // 8 KB SRAM, 64-bit read: 10 pJ
     t.sram_per_byte = 20.0 / 8 * kPico;      // 32 KB SRAM, 64-bit read: 20 pJ
     t.l2_per_byte = 100.0 / 8 * kPico;       // 1 MB SRAM, 64-bit read: 100 pJ
-    // Off-chip DRAM, 64-bit access 1.3-2.6 nJ: the chapter's 640 pJ per 32 bits.
+    // Off-chip DRAM, 64-bit access 1.3-2.6 nJ: the textbook's 640 pJ per 32 bits.
     t.hbm.read_per_bit = 640.0 / 32 * kPico;
     t.hbm.write_per_bit = 640.0 / 32 * kPico;
     return t;

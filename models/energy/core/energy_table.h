@@ -43,7 +43,7 @@ struct EnergyTable {
 
     /// Horowitz ISSCC 2014 at 45 nm, 0.9 V: FP16 add 0.4 pJ, mult 1.1 pJ; FP32 add 0.9 pJ,
     /// mult 3.7 pJ; INT8 add 0.03 pJ, mult 0.2 pJ; 64-bit cache read 10 pJ (8 KB), 20 pJ
-    /// (32 KB), 100 pJ (1 MB); DRAM 1.3-2.6 nJ per 64 bits (the chapter's 640 pJ per 32-bit
+    /// (32 KB), 100 pJ (1 MB); DRAM 1.3-2.6 nJ per 64 bits (the textbook's 640 pJ per 32-bit
     /// read is 20 pJ/bit). Precisions the paper does not list are derived and marked in
     /// energy_table.cpp.
     static EnergyTable horowitz_45nm();

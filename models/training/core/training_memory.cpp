@@ -134,7 +134,7 @@ MemoryBreakdown training_memory(const TransformerShape& shape, const MemoryOptio
         throw std::invalid_argument(problem);
 
     MemoryBreakdown m = model_state_memory(parameter_shard(shape, par).total(), options.precision);
-    // The chapter's rule is about the whole model on one GPU.
+    // The textbook's rule is about the whole model on one GPU.
     m.parameters = shape.parameters();
     m.chapter_activations = m.activation_element_bytes * m.parameters;
     const double dp = d(par.dp);

@@ -3,7 +3,7 @@
 // optimizer states and the activations kept for the backward pass, with the model split by
 // tensor and pipeline parallelism and the model states sharded by ZeRO.
 //
-// Model states (Rajbhandari et al. 2020, "ZeRO", §3.1; the chapter's K16-02):
+// Model states (Rajbhandari et al. 2020, "ZeRO", §3.1; the textbook's ):
 //   FP32 Adam:       weights 4P + gradients 4P + Adam m 4P + v 4P                   = 16P bytes
 //   mixed precision: fp16/bf16 weights 2P + gradients 2P
 //                    + fp32 master weights 4P + m 4P + v 4P                          = 16P bytes
@@ -40,7 +40,7 @@
 //   pipeline parallelism (their gradient sharding conflicts with accumulating gradients over
 //   micro-batches; DeepSpeed refuses the combination too).
 //
-// The chapter's rule of thumb (K16-02) instead counts activations as one value per parameter:
+// The textbook's rule of thumb instead counts activations as one value per parameter:
 // 4P in FP32 (total 20P) and 2P in mixed precision (total 18P, so 7B → 126 GB). It ignores batch
 // and sequence; both are reported side by side.
 #pragma once
@@ -110,13 +110,13 @@ struct MemoryBreakdown {
     double activations_per_layer = 0;     ///< one layer, one micro-batch, no recomputation, per GPU
     double microbatches_in_flight = 1;    ///< whose activations stage 0 holds at once (1F1B)
     double activations = 0;               ///< all layers of the stage, after checkpointing
-    double chapter_activations = 0;       ///< the chapter's rule: 4P or 2P
+    double chapter_activations = 0;       ///< the textbook's rule: 4P or 2P
 
     double optimizer_states() const { return master_weights + adam_m + adam_v; }
     /// Weights, gradients and optimizer states: 16P either way.
     double model_states() const { return weights + gradients + optimizer_states(); }
     double total() const { return model_states() + activations; }
-    /// The chapter's 20P (fp32) or 18P (mixed precision).
+    /// The textbook's 20P (fp32) or 18P (mixed precision).
     double chapter_total() const { return model_states() + chapter_activations; }
 };
 
@@ -127,8 +127,8 @@ double activation_bytes_per_layer(const TransformerShape& shape, const MemoryOpt
 /// The parameters one GPU holds under tensor and pipeline parallelism.
 ParameterShard parameter_shard(const TransformerShape& shape, const Parallelism& parallel);
 
-/// Model states and the chapter's activations for P parameters (no activations of the
-/// layers): the chapter's arithmetic, which needs nothing but P. Throws std::invalid_argument
+/// Model states and the textbook's activations for P parameters (no activations of the
+/// layers): the textbook's arithmetic, which needs nothing but P. Throws std::invalid_argument
 /// when P is not positive.
 MemoryBreakdown model_state_memory(double parameters, Precision precision);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Training-cost arithmetic against the chapter's worked example (K16-13): 70B parameters,
+// Training-cost arithmetic against the textbook's worked example: 70B parameters,
 // 10T tokens on H100 (989 TFLOP/s dense BF16) at MFU 40% is 4.2e24 FLOPs, ≈ 2.95 M GPU-hours,
 // ≈ $5.9 M at $2 per GPU-hour, power ≈ $0.25 M (0.7 kW at $0.12/kWh), ≈ $0.35 M with PUE 1.4;
 // the MFU-free bound is ≈ 1.18 M GPU-hours.
@@ -81,7 +81,7 @@ TEST(TrainingCost, BuyingBeatsRentingAboveTheBreakEvenUtilisation) {
 
 TEST(TrainingCost, ClusterPowerCountsWholeNodesAndPue) {
     TrainingJob j = llama70b();
-    j.gpus = 2048;  // the chapter's 70B cluster
+    j.gpus = 2048;  // the textbook's 70B cluster
     const TrainingCost c = training_cost(j, h100(), Site{});
     EXPECT_DOUBLE_EQ(c.cluster_power, 256 * 10200 * 1.4);
     expect_within(c.wall_days, 60, 0.01);

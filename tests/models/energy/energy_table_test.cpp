@@ -16,7 +16,7 @@ TEST(EnergyTable, HorowitzFiguresAt45nm) {
     EXPECT_NEAR(t.fma.at(DType::FP32), 4.6 * kPico, 1e-15);
     EXPECT_NEAR(t.fma.at(DType::FP16), 1.5 * kPico, 1e-15);
     EXPECT_NEAR(t.fma.at(DType::INT8), 0.23 * kPico, 1e-15);
-    // The chapter: a 32-bit DRAM read ≈ 640 pJ, ≈ 170 × a 32-bit FP multiply (3.7 pJ).
+    // The textbook: a 32-bit DRAM read ≈ 640 pJ, ≈ 170 × a 32-bit FP multiply (3.7 pJ).
     const double dram_read_32 = 32 * t.hbm.read_per_bit;
     EXPECT_NEAR(dram_read_32, 640 * kPico, 1e-15);
     EXPECT_NEAR(dram_read_32 / (3.7 * kPico), 173, 1);

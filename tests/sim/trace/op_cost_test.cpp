@@ -21,7 +21,7 @@ TEST(OpCost, ElementwiseFp32AddIsTwelveBytesPerFlop) {
     const OpCost c = cost_of(make(OpKind::Elementwise, DType::FP32, p));
     EXPECT_DOUBLE_EQ(c.flops, 1000);
     EXPECT_DOUBLE_EQ(c.dram_bytes, 12000);
-    EXPECT_NEAR(c.intensity(), 1.0 / 12.0, 1e-12);  // the chapter's ≈0.08 FLOP/B
+    EXPECT_NEAR(c.intensity(), 1.0 / 12.0, 1e-12);  // the textbook's ≈0.08 FLOP/B
     EXPECT_EQ(c.unit, ComputeUnit::Vector);
 }
 
@@ -30,7 +30,7 @@ TEST(OpCost, SquareGemmIntensityGrowsLinearly) {
     p.m = p.n = p.k = 1024;
     p.out_dtype = DType::FP32;
     const OpCost fp32 = cost_of(make(OpKind::Gemm, DType::FP32, p));
-    // 2n³ FLOPs over 3n² fp32 values = n/6 FLOP/B: the chapter's "≈171 at n = 1024".
+    // 2n³ FLOPs over 3n² fp32 values = n/6 FLOP/B: the textbook's "≈171 at n = 1024".
     EXPECT_DOUBLE_EQ(fp32.flops, 2.0 * 1024 * 1024 * 1024);
     EXPECT_NEAR(fp32.intensity(), 1024.0 / 6.0, 1e-9);
     EXPECT_EQ(fp32.unit, ComputeUnit::Vector);

@@ -2,10 +2,10 @@
 // Training memory: model states (16P with Adam in FP32 and in mixed precision), the
 // chapter's worked example, and the activation formula of Korthikanti et al. 2022.
 //
-// The chapter (chapter-hardware.txt, 详解 K16-02 on line 40): FP32 + Adam is
+// The textbook (chapter-hardware.txt, 详解  on line 40): FP32 + Adam is
 // weights 4P + gradients 4P + m 4P + v 4P = 16P, plus activations 4P, 20P in all, so 7B → 140 GB;
 // mixed precision is fp16 weights 2P + fp16 gradients 2P + optimizer 12P (fp32 master 4P, m 4P,
-// v 4P) + activations 2P, 18P in all, so 7B → 126 GB and 70B → 1.26 TB. The chapter's summary
+// v 4P) + activations 2P, 18P in all, so 7B → 126 GB and 70B → 1.26 TB. The textbook's summary
 // (line 141) repeats "混合精度 Adam 约 18 字节/参数，7B→126GB、70B→1.26TB". Its "7B" is 7e9
 // parameters (1 byte per parameter is 7 GB); the Llama 2 7B preset has 6.74e9.
 #include "models/training/core/training_memory.h"
@@ -59,13 +59,13 @@ TEST(ModelStates, AdamNeedsSixteenBytesPerParameterInBothPrecisions) {
     const MemoryBreakdown amp = model_state_memory(1e9, Precision::Amp);
     EXPECT_DOUBLE_EQ(amp.weights, 2e9);
     EXPECT_DOUBLE_EQ(amp.gradients, 2e9);
-    EXPECT_DOUBLE_EQ(amp.optimizer_states(), 12e9);  // the chapter: Adam grows from 8P to 12P
+    EXPECT_DOUBLE_EQ(amp.optimizer_states(), 12e9);  // the textbook: Adam grows from 8P to 12P
     EXPECT_DOUBLE_EQ(amp.model_states(), 16e9);
     EXPECT_THROW(model_state_memory(0, Precision::Amp), std::invalid_argument);
 }
 
 TEST(ModelStates, TheChaptersSevenBExample) {
-    // K16-02: 18P in mixed precision, 7B → 126 GB; 20P in FP32, 7B → 140 GB; 70B → 1.26 TB.
+    // 18P in mixed precision, 7B → 126 GB; 20P in FP32, 7B → 140 GB; 70B → 1.26 TB.
     // Exact arithmetic; the tolerance only absorbs floating-point rounding.
     const double tolerance = 1e-12;
     const MemoryBreakdown amp = model_state_memory(7e9, Precision::Amp);
@@ -80,7 +80,7 @@ TEST(ModelStates, TheChaptersSevenBExample) {
 }
 
 TEST(ModelStates, TheLlama2SevenBPresetLandsNearTheChaptersFigure) {
-    // The preset has 6.74e9 parameters, not 7e9: 18P is 121.3 GB, 3.7% under the chapter's
+    // The preset has 6.74e9 parameters, not 7e9: 18P is 121.3 GB, 3.7% under the textbook's
     // 126 GB. The tolerance is 4%: the gap between "7B" and the model's real count.
     MemoryOptions o;
     o.seq = 4096;
