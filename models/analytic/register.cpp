@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/analytic/analytic_model.h"
+#include "sim/config/resolved.h"
 #include "sim/log/log.h"
 #include "sim/registry/registry.h"
 
@@ -10,7 +11,7 @@ void register_analytic(Registry& r) {
                   "GPU-like accelerator: SMs with vector and tensor units, HBM, NVLink, PCIe "
                   "(configs/hw/README.md)",
                   [](const ConfigNode& hw, StatGroup& stats) {
-                      hw::HardwareParams::from_config(hw).publish(stats);
+                      resolved<hw::HardwareParams>(hw).publish(stats);
                   }});
     r.add_model({"gpu.analytic",
                  "Roofline: max(FLOPs / peak(unit, dtype), bytes / bandwidth) + launch overhead; "
@@ -18,10 +19,10 @@ void register_analytic(Registry& r) {
                  "copy engines and memory",
                  "gpu", Fidelity::Analytic, all_op_kinds(),
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-                     const auto hw = hw::HardwareParams::from_config(ctx.hw);
-                     return std::make_unique<AnalyticModel>(
-                         hw, energy::EnergyParams::from_config(ctx.hw, hw), ctx.stats,
-                         ctx.logging.get("analytic"), ctx.executor);
+                     return std::make_unique<AnalyticModel>(resolved<hw::HardwareParams>(ctx.hw),
+                                                            resolved<energy::EnergyParams>(ctx.hw),
+                                                            ctx.stats, ctx.logging.get("analytic"),
+                                                            ctx.executor);
                  }});
 }
 

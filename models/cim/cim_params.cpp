@@ -2,7 +2,9 @@
 #include "models/cim/cim_params.h"
 
 #include "models/cim/core/weight_encoding.h"
+#include "sim/config/device_identity.h"
 #include "sim/config/loader.h"
+#include "sim/config/resolved.h"
 
 namespace sim::cim {
 
@@ -108,10 +110,10 @@ void read_area(const ConfigNode& n, AreaConfig& a) {
 
 CimConfig cim_config_from(const ConfigNode& root) {
     CimConfig c;
-    root.require("name", c.name);
+    const DeviceIdentity& identity = resolved<DeviceIdentity>(root);
+    c.name = identity.required_name(root);
     // The same file serves `wallsim cim` and, as a device, `wallsim run --hw`.
-    std::string device = "cim";
-    root.get("device", device);
+    const std::string device = identity.device.empty() ? "cim" : identity.device;
     if (device != "cim") root.fail("device", "'" + device + "': a CIM file describes device cim");
     read_crossbar(root.child("crossbar"), c.crossbar);
     if (const auto n = root.optional_child("nonideality")) read_nonideality(*n, c.nonideality);

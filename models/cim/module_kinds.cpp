@@ -3,6 +3,7 @@
 #include "models/cim/cim_module.h"
 #include "models/cim/cim_params.h"
 #include "models/cim/register.h"
+#include "sim/config/resolved.h"
 #include "sim/system/kind_registry.h"
 
 namespace sim::cim {
@@ -12,7 +13,7 @@ void register_cim_kinds(system::KindRegistry& kinds) {
                "a ReRAM compute-in-memory chip (a CIM file, device: cim): tiles of IMAs of "
                "crossbars; port mem (the memory it streams weights from)",
                true, [](const std::string& name, const ConfigNode& root) {
-                   const CimConfig c = cim_config_from(root);
+                   const CimConfig& c = resolved<CimConfig>(root, cim_config_from);
                    auto m = std::make_unique<CimModule>(name.c_str(), c);
                    system::BuiltModule b;
                    b.device = m.get();

@@ -13,6 +13,7 @@
 #include "models/economics/register.h"
 #include "models/hw/hw_params.h"
 #include "sim/config/loader.h"
+#include "sim/config/resolved.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/run.h"
@@ -48,8 +49,8 @@ struct Column {
 
 // The hardware file's figures for the bill; prices from the file unless overridden.
 GpuEconomics economics_of(const ConfigNode& root, DType dtype, const std::string& label) {
-    const hw::HardwareParams hw = hw::HardwareParams::from_config(root);
-    const EconomicsParams e = EconomicsParams::from_config(root);
+    const hw::HardwareParams& hw = resolved<hw::HardwareParams>(root);
+    const EconomicsParams& e = resolved<EconomicsParams>(root);
     GpuEconomics g;
     g.name = hw.name.empty() ? label : hw.name;
     g.peak_flops = hw.peak_flops(ComputeUnit::Tensor, dtype);

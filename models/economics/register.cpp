@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/economics/register.h"
+#include "sim/config/resolved.h"
 
 #include "models/economics/economics_params.h"
 #include "sim/registry/registry.h"
@@ -10,7 +11,7 @@ void register_economics(Registry& r) {
     r.add_component({"economics",
                      "purchase and cloud prices, depreciation, node size and power (wallsim cost)",
                      "gpu", [](const ConfigNode& hw, StatGroup& stats) {
-                         EconomicsParams::from_config(hw).publish(stats);
+                         resolved<EconomicsParams>(hw).publish(stats);
                      }});
     r.add_command({"cost",
                    "training cost: 6ND, GPU-hours at an MFU, rent vs own, electricity with PUE, "

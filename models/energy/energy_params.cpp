@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "sim/config/resolved.h"
 #include "sim/stats/group.h"
 
 namespace sim::energy {
@@ -40,27 +41,27 @@ void read_governor(const ConfigNode& root, const hw::HardwareParams& hw, Governo
 
 }  // namespace
 
-HbmEnergy read_hbm_energy(const ConfigNode& en) {
-    HbmEnergy e;
-    read_non_negative(en, "activate", Dimension::Energy, e.activate);
-    read_non_negative(en, "read_per_bit", Dimension::Energy, e.read_per_bit);
-    read_non_negative(en, "write_per_bit", Dimension::Energy, e.write_per_bit);
-    read_non_negative(en, "refresh", Dimension::Energy, e.refresh);
-    return e;
+HbmEnergyParams HbmEnergyParams::from_config(const ConfigNode& root) {
+    HbmEnergyParams p;
+    const auto hbm = root.optional_child("hbm");
+    const auto en = hbm ? hbm->optional_child("energy") : std::nullopt;
+    if (!en) return p;
+    HbmEnergy& e = p.per_event.emplace();
+    read_non_negative(*en, "activate", Dimension::Energy, e.activate);
+    read_non_negative(*en, "read_per_bit", Dimension::Energy, e.read_per_bit);
+    read_non_negative(*en, "write_per_bit", Dimension::Energy, e.write_per_bit);
+    read_non_negative(*en, "refresh", Dimension::Energy, e.refresh);
+    return p;
 }
 
-EnergyParams EnergyParams::from_config(const ConfigNode& root, const hw::HardwareParams& hw) {
+EnergyParams EnergyParams::from_config(const ConfigNode& root) {
+    const hw::HardwareParams& hw = resolved<hw::HardwareParams>(root);
     EnergyParams p;
     EnergyTable& t = p.table;
     t = EnergyTable::horowitz_45nm();
     p.governor.nominal_volts = 0.9;  // Horowitz's table is quoted at 0.9 V
-    if (auto hbm = root.optional_child("hbm")) {
-        if (auto en = hbm->optional_child("energy")) t.hbm = read_hbm_energy(*en);
-        if (auto org = hbm->optional_child("organisation")) {
-            uint64_t row = 0;
-            if (org->get_size("row_bytes", row) && row > 0) t.dram_row_bytes = double(row);
-        }
-    }
+    if (const auto& dram = resolved<HbmEnergyParams>(root).per_event) t.hbm = *dram;
+    if (hw.hbm.row_bytes > 0) t.dram_row_bytes = double(hw.hbm.row_bytes);
     read_governor(root, hw, p.governor);
     const auto en = root.optional_child("energy");
     if (!en) return p;

@@ -21,8 +21,13 @@ namespace sim::energy {
 /// The GEMM the published figures are quoted for (stats hw.energy.reference_gemm).
 inline constexpr double kReferenceGemmSize = 8192;
 
-/// Reads hbm.energy (activate, read_per_bit, write_per_bit, refresh); values must be >= 0.
-HbmEnergy read_hbm_energy(const ConfigNode& hbm_energy);
+/// hbm.energy (activate, read_per_bit, write_per_bit, refresh; each >= 0), read once for the
+/// analytic energy tables and the cycle-level HBM model.
+struct HbmEnergyParams {
+    std::optional<HbmEnergy> per_event;  ///< nullopt when the file has no hbm.energy
+
+    static HbmEnergyParams from_config(const ConfigNode& root);
+};
 
 /// Static power by block, W: the SMs, the HBM stacks and the rest (PHYs, board).
 struct StaticPower {
@@ -38,7 +43,8 @@ struct EnergyParams {
     GovernorParams governor;  ///< power_limit_w = power.tdp (0: no limit)
 
     /// Throws ConfigError naming file, line and key of a bad value.
-    static EnergyParams from_config(const ConfigNode& root, const hw::HardwareParams& hw);
+    /// Its datasheet figures are the device's resolved hw::HardwareParams.
+    static EnergyParams from_config(const ConfigNode& root);
     /// hw.energy: the technology and its scale, static power, FMA energy per unit and dtype,
     /// per-byte and per-bit energies, the power limit, and the reference GEMM's power and
     /// governed clock.

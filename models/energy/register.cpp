@@ -2,6 +2,7 @@
 #include "models/energy/register.h"
 
 #include "models/energy/energy_params.h"
+#include "sim/config/resolved.h"
 #include "sim/registry/registry.h"
 
 namespace sim::energy {
@@ -12,8 +13,8 @@ void register_energy(Registry& r) {
                      "HBM events and bits, link bits, static power (the technology's tables); the "
                      "power limit and its clock governor",
                      "gpu", [](const ConfigNode& hw, StatGroup& stats) {
-                         const auto params = hw::HardwareParams::from_config(hw);
-                         EnergyParams::from_config(hw, params).publish(stats, params);
+                         resolved<EnergyParams>(hw).publish(stats,
+                                                            resolved<hw::HardwareParams>(hw));
                      }});
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/gpu/gpu_params.h"
+#include "sim/config/resolved.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -38,13 +39,11 @@ void read_pipeline(const ConfigNode& pipes, const std::string& key, Pipeline& p)
 // Tensor Core rates per sub-partition from the per-SM datasheet rates, at the Tensor Core
 // clock (a rate on another clock, such as H100's FP64 on the boost clock, is rescaled).
 void read_tensor_cores(const ConfigNode& root, const ConfigNode& sm, GpuParams& p) {
-    const hw::HardwareParams hw = hw::HardwareParams::from_config(root);
+    const hw::HardwareParams& hw = resolved<hw::HardwareParams>(root);
     tensor_core::TensorCoreConfig& t = p.tensor;
     t.sub_partitions = p.core.sm.sub_partitions;
     t.sparsity_speedup = hw.sparsity_speedup;
-    std::string clock = "boost";
-    if (auto tensor = root.child("compute").optional_child("tensor")) tensor->get("clock", clock);
-    const auto hz = hw.clocks_hz.find(clock);
+    const auto hz = hw.clocks_hz.find(hw.tensor_clock.empty() ? "boost" : hw.tensor_clock);
     p.tensor_clock_hz = hz != hw.clocks_hz.end() ? hz->second : p.core.clock_hz;
     for (const auto& [dtype, rate] : hw.tensor) {
         const double rate_hz = double(hw.clocks_hz.at(rate.clock));
@@ -70,28 +69,29 @@ void read_tensor_cores(const ConfigNode& root, const ConfigNode& sm, GpuParams& 
 
 GpuParams GpuParams::from_config(const ConfigNode& root) {
     GpuParams p;
-    p.hbm = hbm::HbmParams::from_config(root);
+    p.hbm = resolved<hbm::HbmParams>(root);
+    // The datasheet figures (SM count, clocks, rates, L2 size) are the device's HardwareParams;
+    // this struct reads only the structure the cycle-level model adds to them.
+    const hw::HardwareParams& hw = resolved<hw::HardwareParams>(root);
     GpuCoreConfig& c = p.core;
     const ConfigNode sm = root.child("sm");
-    get_u32(sm, "count", c.sm_count, 1, 1 << 20);
-    uint64_t boost = 0;
+    if (hw.sm_count > (1u << 20)) sm.fail("count", "must be at most 1048576");
+    c.sm_count = hw.sm_count;
     const ConfigNode clocks = root.child("clocks");
-    double hz = 0;
-    if (!clocks.get_quantity("boost", Dimension::Frequency, hz))
+    const auto boost = hw.clocks_hz.find("boost");
+    if (boost == hw.clocks_hz.end())
         clocks.fail("boost", "the cycle-level GPU runs its SMs at clocks.boost; it is missing");
-    boost = static_cast<uint64_t>(std::llround(hz));
-    c.clock_hz = boost;
+    c.clock_hz = boost->second;
+    if (hw.l2_bytes == 0)
+        root.fail("l2",
+                  "the cycle-level GPU needs the L2 cache's size; expected l2.size, e.g. 50MB");
+    c.l2.bytes = hw.l2_bytes;
 
     get_u32(sm, "sub_partitions", c.sm.sub_partitions, 1, 8);
     // FP32 lanes per sub-partition from the datasheet rate: FLOP/clock/SM = 2 x lanes x SPs.
     const ConfigNode rates = root.child("compute").child("vector").child("flops_per_clock");
-    double fp32 = 0;
-    if (rates.has("fp32")) {
-        if (auto entry = rates.optional_child_if_map("fp32")) {
-            entry->require("value", fp32);
-        } else {
-            rates.require("fp32", fp32);
-        }
+    if (const auto fp32_rate = hw.vector.find(DType::FP32); fp32_rate != hw.vector.end()) {
+        const double fp32 = fp32_rate->second.flops_per_clock;
         const double lanes = fp32 / 2 / c.sm.sub_partitions;
         if (lanes < 1 || lanes > 32 || std::fmod(32, lanes) != 0)
             rates.fail("fp32",
@@ -126,7 +126,6 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
         get_u32(*l1, "miss_entries", c.l1.max_pending_lines, 1, 1 << 16);
     }
     if (auto l2 = root.optional_child("l2")) {
-        l2->get_size("size", c.l2.bytes);
         get_u32(*l2, "slices", c.l2.slices, 1, 4096);
         get_u32(*l2, "ways", c.l2.ways, 1, 64);
         get_u32(*l2, "bytes_per_clock_per_slice", c.l2.bytes_per_clock_per_slice, 1, 4096);

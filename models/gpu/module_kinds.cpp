@@ -3,6 +3,7 @@
 #include "models/gpu/gpu_module.h"
 #include "models/gpu/gpu_params.h"
 #include "models/gpu/register.h"
+#include "sim/config/resolved.h"
 #include "sim/system/kind_registry.h"
 
 namespace sim::gpu {
@@ -12,10 +13,10 @@ void register_gpu_kinds(system::KindRegistry& kinds) {
                "a GPU (a hardware file with device: gpu): SMs with 4 sub-partitions (warp "
                "scheduler, Tensor Core), L2, NVLink and PCIe ports; ports mem, nvlink[i], pcie",
                true, [](const std::string& name, const ConfigNode& root) {
-                   const hw::HardwareParams hw = hw::HardwareParams::from_config(root);
-                   const GpuParams gpu = GpuParams::from_config(root);
-                   auto m = std::make_unique<GpuModule>(name.c_str(), hw,
-                                                        gpu.core.sm.sub_partitions);
+                   const hw::HardwareParams& hw = resolved<hw::HardwareParams>(root);
+                   const GpuParams& gpu = resolved<GpuParams>(root);
+                   auto m =
+                       std::make_unique<GpuModule>(name.c_str(), hw, gpu.core.sm.sub_partitions);
                    system::BuiltModule b;
                    b.device = m.get();
                    b.mem_initiator = &m->mem_socket;

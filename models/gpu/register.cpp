@@ -4,6 +4,7 @@
 #include "models/energy/energy_params.h"
 #include "models/gpu/gpu_op_model.h"
 #include "models/hw/hw_params.h"
+#include "sim/config/resolved.h"
 #include "sim/registry/registry.h"
 
 namespace sim::gpu {
@@ -12,10 +13,10 @@ namespace {
 
 ModelFactory factory(bool sampled) {
     return [sampled](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-        const auto hw = hw::HardwareParams::from_config(ctx.hw);
-        return std::make_unique<GpuOpModel>(GpuParams::from_config(ctx.hw),
-                                            energy::EnergyParams::from_config(ctx.hw, hw), hw,
-                                            hw.launch_overhead_ps, sampled, ctx.stats, ctx.executor);
+        const auto& hw = resolved<hw::HardwareParams>(ctx.hw);
+        return std::make_unique<GpuOpModel>(
+            resolved<GpuParams>(ctx.hw), resolved<energy::EnergyParams>(ctx.hw), hw,
+            hw.launch_overhead_ps, sampled, ctx.stats, ctx.executor);
     };
 }
 

@@ -10,6 +10,7 @@
 #include "models/hbm/hbm_stats.h"
 #include "models/hbm/register.h"
 #include "sim/config/loader.h"
+#include "sim/config/resolved.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/run.h"
@@ -112,7 +113,7 @@ int run_hbm_command(const Registry& registry, const std::vector<std::string>& ar
     StatGroup stats(nullptr, "");
     Logging logging(spdlog::level::warn, [] { return TimePs{0}; });
     const HardwareSetup setup(registry, hw_file, overrides, stats, logging, tp.seed);
-    const HbmParams params = HbmParams::from_config(setup.root());
+    const HbmParams& params = resolved<HbmParams>(setup.root());
     HbmSystem system(params.core);
     const uint32_t access = params.core.shape.access_bytes;
     // A trace's accesses are one burst each by default, as Ramulator's transactions are.

@@ -2,9 +2,12 @@
 #include "models/hbm/hbm_params.h"
 
 #include "models/energy/energy_params.h"
+#include "models/hw/hw_params.h"
+#include "sim/config/resolved.h"
 
 #include <cctype>
 #include <cmath>
+#include <iterator>
 
 namespace sim::hbm {
 
@@ -18,14 +21,17 @@ bool get_cycles(const ConfigNode& n, const std::string& key, uint64_t clock_hz, 
     if (!text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
             return std::isdigit(static_cast<unsigned char>(c));
         })) {
-        uint64_t v = 0;
-        n.get(key, v);
-        if (v > kMostCycles) n.fail(key, "= " + text + " cycles is beyond any DRAM timing");
-        out = static_cast<uint32_t>(v);
+        if (text.size() > 10 || std::stoull(text) > kMostCycles)
+            n.fail(key, "= " + text + " cycles is beyond any DRAM timing");
+        out = static_cast<uint32_t>(std::stoull(text));
         return true;
     }
     double seconds = 0;
-    n.get_quantity(key, Dimension::Time, seconds);
+    try {
+        seconds = parse_quantity(text, Dimension::Time);
+    } catch (const std::invalid_argument& e) {
+        n.fail(key, e.what());
+    }
     const double cycles = std::ceil(seconds * static_cast<double>(clock_hz) - 1e-6);
     if (!(cycles <= kMostCycles)) n.fail(key, "= " + text + " is beyond any DRAM timing");
     out = static_cast<uint32_t>(std::max(cycles, 0.0));
@@ -54,13 +60,14 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     HbmParams p;
     HbmCoreConfig& c = p.core;
     const ConfigNode hbm = root.child("hbm");
-    hbm.require("generation", p.generation);
-    hbm.require("stacks", c.stacks);
-    uint32_t bus_width = 0;
-    hbm.require("bus_width_bits", bus_width);  // optional for the analytic view, needed here
-    double pin_rate = 0;
-    hbm.get_quantity("pin_rate", Dimension::PinRate, pin_rate);
-    hbm.get_size("capacity", p.capacity_bytes);
+    // The figures every model shares (generation, stacks, bus width, pin rate, capacity, row
+    // size) are read once into hw::HbmParams; this struct adds the organisation and timing.
+    const hw::HbmParams& figures = resolved<hw::HbmParams>(root);
+    p.generation = figures.generation;
+    c.stacks = figures.stacks;
+    const uint32_t bus_width = figures.bus_width_bits;
+    const double pin_rate = figures.pin_rate_bps;
+    p.capacity_bytes = figures.capacity_bytes;
 
     const ConfigNode org = hbm.child("organisation");
     org.require("channels_per_stack", c.channels_per_stack);
@@ -69,9 +76,8 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     org.get("stack_ids", c.shape.stack_ids);
     org.require("banks_per_group", c.shape.banks_per_group);
     org.require("rows_per_bank", c.shape.rows);
-    uint64_t row_bytes = 0;
-    if (!org.get_size("row_bytes", row_bytes))
-        org.fail("row_bytes", "required key is missing; expected e.g. 1KiB");
+    const uint64_t row_bytes = figures.row_bytes;
+    if (row_bytes == 0) org.fail("row_bytes", "required key is missing; expected e.g. 1KiB");
     uint32_t burst_length = 0, beats_per_clock = 0;
     org.require("burst_length", burst_length);
     org.require("beats_per_clock", beats_per_clock);
@@ -84,10 +90,14 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
                                                        {"burst_length", 64},
                                                        {"beats_per_clock", 16},
                                                        {"stack_ids", 8}};
-    for (const auto& [k, most] : limits) {
-        uint64_t v = 1;  // stack_ids may be left out
-        org.get(k, v);
-        if (v == 0 || v > most) org.fail(k, "must be between 1 and " + std::to_string(most));
+    const uint64_t values[] = {c.channels_per_stack, c.pseudo_channels_per_channel,
+                               c.shape.bank_groups,  c.shape.banks_per_group,
+                               burst_length,         beats_per_clock,
+                               c.shape.stack_ids};
+    for (size_t i = 0; i < std::size(limits); ++i) {
+        const auto& [k, most] = limits[i];
+        if (values[i] == 0 || values[i] > most)
+            org.fail(k, "must be between 1 and " + std::to_string(most));
     }
     if (c.shape.rows > kMaxRows)
         org.fail("rows_per_bank", "must be at most " + std::to_string(kMaxRows));
@@ -250,7 +260,9 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
         map.fail("layout", e.what());
     }
 
-    p.energy = energy::read_hbm_energy(hbm.child("energy"));
+    const auto& energy = resolved<energy::HbmEnergyParams>(root).per_event;
+    if (!energy) hbm.fail("energy", "required section is missing; expected a map");
+    p.energy = *energy;
     return p;
 }
 

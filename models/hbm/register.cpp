@@ -4,6 +4,7 @@
 #include "models/energy/energy_params.h"
 #include "models/hbm/hbm_op_model.h"
 #include "models/hbm/hbm_params.h"
+#include "sim/config/resolved.h"
 #include "sim/registry/registry.h"
 #include "sim/stats/group.h"
 
@@ -12,7 +13,7 @@ namespace sim::hbm {
 namespace {
 
 void describe_hbm(const ConfigNode& hw, StatGroup& stats) {
-    const HbmParams p = HbmParams::from_config(hw);
+    const HbmParams& p = resolved<HbmParams>(hw);
     stats
         .add_scalar("peak_bandwidth", "B/s",
                     "cycle-level model: pseudo-channels x burst bytes / burst time")
@@ -43,9 +44,8 @@ void register_hbm(Registry& r) {
                  Fidelity::Cycle,
                  {OpKind::DramTraffic, OpKind::Memcpy},
                  [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-                     const auto hw = hw::HardwareParams::from_config(ctx.hw);
-                     const auto energy = energy::EnergyParams::from_config(ctx.hw, hw);
-                     return std::make_unique<HbmOpModel>(HbmParams::from_config(ctx.hw),
+                     const auto& energy = resolved<energy::EnergyParams>(ctx.hw);
+                     return std::make_unique<HbmOpModel>(resolved<HbmParams>(ctx.hw),
                                                          energy.table.static_power, ctx.stats,
                                                          ctx.executor, ctx.seed);
                  }});

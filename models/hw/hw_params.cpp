@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "sim/config/device_identity.h"
+#include "sim/config/resolved.h"
 #include "sim/core/types.h"
 #include "sim/stats/group.h"
 
@@ -27,7 +29,10 @@ void read_clocks(const ConfigNode& clocks, HardwareParams& p) {
     if (p.clocks_hz.empty()) clocks.fail("", "at least one clock is required");
 }
 
-void read_unit(const ConfigNode& unit, const HardwareParams& p, std::map<DType, UnitRate>& rates) {
+// Reads a unit's rates; returns the unit's clock (the rates' default).
+std::string read_unit(const ConfigNode& unit,
+                      const HardwareParams& p,
+                      std::map<DType, UnitRate>& rates) {
     std::string default_clock;
     unit.require("clock", default_clock);
     if (!p.clocks_hz.count(default_clock)) {
@@ -57,14 +62,34 @@ void read_unit(const ConfigNode& unit, const HardwareParams& p, std::map<DType, 
         rates[*dtype] = rate;
     }
     if (rates.empty()) table.fail("", "at least one dtype rate is required");
+    return default_clock;
 }
 
 }  // namespace
 
+HbmParams HbmParams::from_config(const ConfigNode& root) {
+    HbmParams p;
+    const ConfigNode hbm = root.child("hbm");
+    hbm.get_choice("generation", p.generation, {"HBM2", "HBM2e", "HBM3", "HBM3e"});
+    hbm.require("stacks", p.stacks);
+    if (p.stacks == 0) hbm.fail("stacks", "must be at least 1");
+    hbm.get("bus_width_bits", p.bus_width_bits);
+    if (p.bus_width_bits == 0) hbm.fail("bus_width_bits", "must be at least 1");
+    if (!hbm.get_quantity("pin_rate", Dimension::PinRate, p.pin_rate_bps)) {
+        hbm.fail("pin_rate", "required key is missing; expected e.g. 5.23Gbps");
+    }
+    if (!(p.pin_rate_bps > 0)) hbm.fail("pin_rate", "must be greater than 0");
+    hbm.get_size("capacity", p.capacity_bytes);
+    if (const auto org = hbm.optional_child("organisation"))
+        org->get_size("row_bytes", p.row_bytes);
+    return p;
+}
+
 HardwareParams HardwareParams::from_config(const ConfigNode& root) {
     HardwareParams p;
-    root.require("name", p.name);
-    root.require("device", p.device);
+    const DeviceIdentity& identity = resolved<DeviceIdentity>(root);
+    p.name = identity.required_name(root);
+    p.device = identity.required_device(root);
 
     const ConfigNode sm = root.child("sm");
     sm.require("count", p.sm_count);
@@ -75,22 +100,12 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
     const ConfigNode compute = root.child("compute");
     read_unit(compute.child("vector"), p, p.vector);
     if (auto tensor = compute.optional_child("tensor")) {
-        read_unit(*tensor, p, p.tensor);
+        p.tensor_clock = read_unit(*tensor, p, p.tensor);
         tensor->get("sparsity_speedup", p.sparsity_speedup);
         if (!(p.sparsity_speedup >= 1.0)) tensor->fail("sparsity_speedup", "must be at least 1");
     }
 
-    const ConfigNode hbm = root.child("hbm");
-    hbm.get_choice("generation", p.hbm.generation, {"HBM2", "HBM2e", "HBM3", "HBM3e"});
-    hbm.require("stacks", p.hbm.stacks);
-    if (p.hbm.stacks == 0) hbm.fail("stacks", "must be at least 1");
-    hbm.get("bus_width_bits", p.hbm.bus_width_bits);
-    if (p.hbm.bus_width_bits == 0) hbm.fail("bus_width_bits", "must be at least 1");
-    if (!hbm.get_quantity("pin_rate", Dimension::PinRate, p.hbm.pin_rate_bps)) {
-        hbm.fail("pin_rate", "required key is missing; expected e.g. 5.23Gbps");
-    }
-    if (!(p.hbm.pin_rate_bps > 0)) hbm.fail("pin_rate", "must be greater than 0");
-    hbm.get_size("capacity", p.hbm.capacity_bytes);
+    p.hbm = resolved<HbmParams>(root);
 
     if (auto l2 = root.optional_child("l2")) l2->get_size("size", p.l2_bytes);
 

@@ -24,12 +24,18 @@ struct UnitRate {
     std::string clock;           ///< a key of HardwareParams::clocks_hz
 };
 
+/// The hbm: section's figures every model of a device shares (the analytic roof, the energy
+/// tables, the cycle-level HBM model, which adds its organisation and timing).
 struct HbmParams {
     std::string generation = "HBM3";  ///< HBM2, HBM2e, HBM3 or HBM3e
     uint32_t stacks = 1;              ///< active stacks, >= 1
     uint32_t bus_width_bits = 1024;   ///< data bus per stack, bits
     double pin_rate_bps = 0;          ///< data rate per pin, bit/s, > 0
     uint64_t capacity_bytes = 0;      ///< total capacity, bytes
+    uint64_t row_bytes = 0;           ///< organisation.row_bytes: a DRAM row; 0 when not given
+
+    /// Reads root.hbm; throws ConfigError naming the key of a missing or impossible value.
+    static HbmParams from_config(const ConfigNode& root);
 };
 
 struct NvlinkParams {
@@ -51,7 +57,8 @@ struct HardwareParams {
     std::map<std::string, uint64_t> clocks_hz;  ///< named clock domains, Hz
     std::map<DType, UnitRate> vector;           ///< CUDA-core rates per dtype
     std::map<DType, UnitRate> tensor;           ///< Tensor Core rates per dtype (dense)
-    double sparsity_speedup = 1.0;              ///< 2:4 structured-sparsity factor, >= 1
+    std::string tensor_clock;       ///< compute.tensor.clock: the Tensor Cores' clock; empty: none
+    double sparsity_speedup = 1.0;  ///< 2:4 structured-sparsity factor, >= 1
     HbmParams hbm;
     uint64_t l2_bytes = 0;  ///< L2 cache size, bytes
     NvlinkParams nvlink;

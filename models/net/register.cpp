@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/net/register.h"
+#include "sim/config/resolved.h"
 
 #include "models/energy/energy_params.h"
 #include "models/hw/hw_params.h"
@@ -18,8 +19,8 @@ void register_net(Registry& r) {
          Fidelity::Cycle,
          {OpKind::AllReduce, OpKind::AllGather, OpKind::ReduceScatter, OpKind::AllToAll},
          [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-             const auto hw = hw::HardwareParams::from_config(ctx.hw);
-             const auto energy = energy::EnergyParams::from_config(ctx.hw, hw);
+             const auto& hw = resolved<hw::HardwareParams>(ctx.hw);
+             const auto& energy = resolved<energy::EnergyParams>(ctx.hw);
              Algorithm algorithm = Algorithm::Auto;
              std::optional<Protocol> protocol;
              auto network = network_of(ctx.hw, algorithm, protocol);

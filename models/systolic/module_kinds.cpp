@@ -2,6 +2,7 @@
 // The `systolic` module kind of a system file: a SystolicModule from a systolic hardware file.
 #include "models/systolic/register.h"
 #include "models/systolic/systolic_module.h"
+#include "sim/config/resolved.h"
 #include "sim/system/kind_registry.h"
 
 namespace sim::systolic {
@@ -11,7 +12,7 @@ void register_systolic_kinds(system::KindRegistry& kinds) {
                "a systolic-array accelerator (a hardware file with device: systolic): MAC array, "
                "unified buffer, weight FIFO, accumulators; ports mem, pcie",
                true, [](const std::string& name, const ConfigNode& root) {
-                   const SystolicParams p = SystolicParams::from_config(root);
+                   const SystolicParams& p = resolved<SystolicParams>(root);
                    auto m = std::make_unique<SystolicModule>(name.c_str(), p);
                    system::BuiltModule b;
                    b.device = m.get();

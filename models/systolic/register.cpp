@@ -3,6 +3,7 @@
 
 #include "models/systolic/systolic_op_model.h"
 #include "models/systolic/systolic_params.h"
+#include "sim/config/resolved.h"
 #include "sim/registry/registry.h"
 
 namespace sim::systolic {
@@ -12,7 +13,7 @@ void register_systolic(Registry& r) {
                   "systolic-array accelerator (TPU-like): R x C MAC array, ws/os/is dataflow, "
                   "SRAM buffers, DRAM bandwidth (configs/hw/README.md)",
                   [](const ConfigNode& hw, StatGroup& stats) {
-                      SystolicParams::from_config(hw).publish(stats);
+                      resolved<SystolicParams>(hw).publish(stats);
                   }});
     r.add_model(
         {"systolic.array",
@@ -22,7 +23,7 @@ void register_systolic(Registry& r) {
          Fidelity::Cycle,
          {OpKind::Gemm, OpKind::Conv2d, OpKind::Elementwise, OpKind::Reduction, OpKind::Memcpy},
          [](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
-             const SystolicParams p = SystolicParams::from_config(ctx.hw);
+             const SystolicParams& p = resolved<SystolicParams>(ctx.hw);
              return std::make_unique<SystolicOpModel>(p.array, p.tpu, p.dram_bandwidth, ctx.stats,
                                                       ctx.executor);
          }});

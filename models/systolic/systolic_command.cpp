@@ -17,6 +17,7 @@
 #include "models/systolic/register.h"
 #include "models/systolic/systolic_params.h"
 #include "sim/config/loader.h"
+#include "sim/config/resolved.h"
 #include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/run.h"
@@ -110,7 +111,7 @@ int run_systolic_command(const Registry& registry, const std::vector<std::string
             throw option_error("--hw", hw_file + " describes a '" + setup->device() +
                                            "' device; wallsim systolic needs device: systolic");
         }
-        array = SystolicParams::from_config(setup->root()).array;
+        array = resolved<SystolicParams>(setup->root()).array;
         hw_name = setup->name();
     } else {
         scalesim = std::make_unique<ScaleSimConfig>(read_scalesim_config(cfg_file));

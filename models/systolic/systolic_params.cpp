@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/systolic/systolic_params.h"
+#include "sim/config/resolved.h"
 
 #include "models/hbm/hbm_params.h"
 #include "sim/stats/group.h"
@@ -70,7 +71,7 @@ SystolicParams SystolicParams::from_config(const ConfigNode& root) {
             dram.fail("bandwidth",
                       "must be absent with model: hbm (the HBM model of the hbm: section sets it)");
         }
-        p.hbm_backing = calibrate_hbm(hbm::HbmParams::from_config(root), !a.activations_in_dram);
+        p.hbm_backing = calibrate_hbm(resolved<hbm::HbmParams>(root), !a.activations_in_dram);
         p.dram_bandwidth = p.hbm_backing->sustained_bandwidth;
     }
     a.dram_bytes_per_cycle = p.dram_bandwidth / a.clock_hz;

@@ -45,7 +45,7 @@ std::vector<std::string> ConfigDocument::known_children(const std::string& path)
     std::vector<std::string> out;
     const std::string prefix = path.empty() ? "" : path + ".";
     for (auto it = known_.lower_bound(prefix); it != known_.end(); ++it) {
-        const std::string& k = *it;
+        const std::string& k = it->first;
         if (k.compare(0, prefix.size(), prefix) != 0) break;
         const std::string rest = k.substr(prefix.size());
         if (!rest.empty() && rest.find_first_of(".[") == std::string::npos) out.push_back(rest);
@@ -242,7 +242,7 @@ std::string ConfigNode::scalar_text(const std::string& key,
 
 template <>
 bool ConfigNode::get<std::string>(const std::string& key, std::string& out) const {
-    doc_->mark_known(child_path(key));
+    doc_->note_value_read(child_path(key));
     const YAML::Node v = lookup(key);
     if (!v.IsDefined()) return false;
     out = scalar_text(key, v, "a string");
@@ -251,7 +251,7 @@ bool ConfigNode::get<std::string>(const std::string& key, std::string& out) cons
 
 template <>
 bool ConfigNode::get<bool>(const std::string& key, bool& out) const {
-    doc_->mark_known(child_path(key));
+    doc_->note_value_read(child_path(key));
     const YAML::Node v = lookup(key);
     if (!v.IsDefined()) return false;
     const std::string s = scalar_text(key, v, "true or false");
@@ -261,7 +261,7 @@ bool ConfigNode::get<bool>(const std::string& key, bool& out) const {
 
 template <>
 bool ConfigNode::get<uint64_t>(const std::string& key, uint64_t& out) const {
-    doc_->mark_known(child_path(key));
+    doc_->note_value_read(child_path(key));
     const YAML::Node v = lookup(key);
     if (!v.IsDefined()) return false;
     const std::string s = scalar_text(key, v, "a non-negative integer");
@@ -287,7 +287,7 @@ bool ConfigNode::get<uint32_t>(const std::string& key, uint32_t& out) const {
 
 template <>
 bool ConfigNode::get<int64_t>(const std::string& key, int64_t& out) const {
-    doc_->mark_known(child_path(key));
+    doc_->note_value_read(child_path(key));
     const YAML::Node v = lookup(key);
     if (!v.IsDefined()) return false;
     const std::string s = scalar_text(key, v, "an integer");
@@ -308,7 +308,7 @@ bool ConfigNode::get<int>(const std::string& key, int& out) const {
 
 template <>
 bool ConfigNode::get<double>(const std::string& key, double& out) const {
-    doc_->mark_known(child_path(key));
+    doc_->note_value_read(child_path(key));
     const YAML::Node v = lookup(key);
     if (!v.IsDefined()) return false;
     const std::string s = scalar_text(key, v, "a number");
@@ -319,7 +319,7 @@ bool ConfigNode::get<double>(const std::string& key, double& out) const {
 template <>
 bool ConfigNode::get<std::vector<std::string>>(const std::string& key,
                                                std::vector<std::string>& out) const {
-    doc_->mark_known(child_path(key));
+    doc_->note_value_read(child_path(key));
     const YAML::Node v = lookup(key);
     if (!v.IsDefined()) return false;
     if (!v.IsSequence())

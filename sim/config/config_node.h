@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <typeindex>
 #include <vector>
 
 #include "sim/core/error.h"
@@ -39,8 +40,22 @@ class ConfigDocument {
     /// record), the line itself.
     int line_offset() const { return line_offset_; }
 
-    void mark_known(const std::string& path) { known_.insert(path); }
+    void mark_known(const std::string& path) { known_.emplace(path, 0); }
+    /// A value read (present or absent): marks the key known and counts the read.
+    void note_value_read(const std::string& path) { ++known_[path]; }
     bool is_known(const std::string& path) const { return known_.count(path) != 0; }
+    /// How many times each key's value was read (sections and accepted keys: 0). Params
+    /// structs read each key once, when the config is resolved (DESIGN.md).
+    const std::map<std::string, unsigned>& value_reads() const { return known_; }
+
+    /// Params structs resolved from this document (sim/config/resolved.h), by type.
+    const void* find_resolved(std::type_index type) const {
+        const auto it = resolved_.find(type);
+        return it == resolved_.end() ? nullptr : it->second.get();
+    }
+    void keep_resolved(std::type_index type, std::shared_ptr<const void> params) {
+        resolved_.emplace(type, std::move(params));
+    }
     /// The known direct child keys of path, sorted.
     std::vector<std::string> known_children(const std::string& path) const;
 
@@ -49,7 +64,8 @@ class ConfigDocument {
     std::string root_file_;
     int line_offset_;
     std::map<std::string, std::string> sources_;
-    std::set<std::string> known_;
+    std::map<std::string, unsigned> known_;  ///< keys asked for -> value reads
+    std::map<std::type_index, std::shared_ptr<const void>> resolved_;
 };
 
 /// One node (usually a map) of a ConfigDocument, with its dotted path ("hbm.stacks").
@@ -61,6 +77,8 @@ class ConfigNode {
     static ConfigNode root_of(const std::shared_ptr<ConfigDocument>& doc);
 
     const std::string& path() const { return path_; }
+    /// The document this node belongs to.
+    ConfigDocument& document() const { return *doc_; }
     const YAML::Node& yaml() const { return node_; }
     bool is_map() const { return node_.IsMap(); }
     bool has(const std::string& key) const;

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/config/device_identity.h"
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
+#include "sim/config/resolved.h"
 #include "sim/engine/inference_step.h"
 #include "sim/engine/ops_csv.h"
 #include "sim/engine/output_dir.h"
@@ -211,7 +213,8 @@ HardwareSetup::HardwareSetup(const Registry& registry,
                              exec::DeviceExecutor& executor)
     : doc_(std::move(doc)), logging_(logging) {
     const ConfigNode root = ConfigNode::root_of(doc_);
-    root.require("device", device_);
+    const DeviceIdentity& identity = resolved<DeviceIdentity>(root);
+    device_ = identity.required_device(root);
     const DeviceEntry* device = registry.find_device(device_);
     if (!device) {
         std::string list;
@@ -220,7 +223,7 @@ HardwareSetup::HardwareSetup(const Registry& registry,
         root.fail("device",
                   "'" + device_ + "' is not a registered device; expected one of: " + list);
     }
-    root.get("name", name_);
+    name_ = identity.name;
     StatGroup& hw_stats = stats_root.add_group("hw");
     device->describe(root, hw_stats);
     for (const ComponentEntry& c : registry.components()) {

@@ -7,8 +7,10 @@
 #include <functional>
 #include <map>
 
+#include "sim/config/device_identity.h"
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
+#include "sim/config/resolved.h"
 #include "sim/stats/group.h"
 #include "sim/system/structure.h"
 #include "sim/tlm/chunk_memory.h"
@@ -56,7 +58,9 @@ std::string role_name(PortRole r) {
 }
 
 // Scalars of a YAML tree by dotted path (for the parameters that differ from a preset).
-void flatten(const YAML::Node& n, const std::string& path, std::map<std::string, std::string>& out) {
+void flatten(const YAML::Node& n,
+             const std::string& path,
+             std::map<std::string, std::string>& out) {
     if (n.IsMap()) {
         for (const auto& kv : n)
             flatten(kv.second, path.empty() ? kv.first.Scalar() : path + "." + kv.first.Scalar(),
@@ -86,9 +90,9 @@ System::System(const KindRegistry& kinds, SystemSpec spec) : spec_(std::move(spe
         inst.spec = &s;
         inst.kind = kinds.find(s.kind);
         if (!inst.kind) {
-            throw ConfigError(s.where, "instances." + s.name + ".kind",
-                              "'" + s.kind + "' is not a module kind; expected one of: " +
-                                  kinds.names());
+            throw ConfigError(
+                s.where, "instances." + s.name + ".kind",
+                "'" + s.kind + "' is not a module kind; expected one of: " + kinds.names());
         }
         inst.built = inst.kind->build(s.name, ConfigNode::root_of(s.config));
         instances_.push_back(std::move(inst));
@@ -122,9 +126,9 @@ void System::bind(const ConnectionSpec& c) {
         std::string names;
         for (const Instance& i : instances_)
             names += (names.empty() ? "" : ", ") + i.spec->name;
-        throw ConfigError(c.where, "connections",
-                          "'" + e.text + "': no instance '" + e.instance +
-                              "'; instances: " + names);
+        throw ConfigError(
+            c.where, "connections",
+            "'" + e.text + "': no instance '" + e.instance + "'; instances: " + names);
     };
     Instance& from = instance_of(c.from);
     Instance& to = instance_of(c.to);
@@ -149,15 +153,16 @@ void System::bind(const ConnectionSpec& c) {
     const PortSpec* fp = port_of(from, c.from, PortRole::MemoryInitiator);
     if (fp->role == PortRole::MemoryTarget) {
         throw ConfigError(c.where, "connections",
-                          "'" + c.from.text + "' is a memory target; a connection goes from an "
-                                              "initiator (a device's mem, an interconnect) to it");
+                          "'" + c.from.text +
+                              "' is a memory target; a connection goes from an "
+                              "initiator (a device's mem, an interconnect) to it");
     }
     const PortRole wanted = fp->role == PortRole::Link ? PortRole::Link : PortRole::MemoryTarget;
     const PortSpec* tp = port_of(to, c.to, wanted);
     if (tp->role != wanted) {
         throw ConfigError(c.where, "connections",
-                          "'" + c.from.text + "' is " + role_name(fp->role) + " but '" +
-                              c.to.text + "' is " + role_name(tp->role));
+                          "'" + c.from.text + "' is " + role_name(fp->role) + " but '" + c.to.text +
+                              "' is " + role_name(tp->role));
     }
     // Which port indices each side uses; an unindexed switch side takes its next free ports.
     const auto indices = [&](const Instance& inst, const PortSpec& p, const Endpoint& e,
@@ -195,14 +200,14 @@ void System::bind(const ConnectionSpec& c) {
         if (p.many) return;
         for (const PortUse& u : used_) {
             if (u.instance != inst.spec->name || u.port != p.name || u.index != index) continue;
-            const std::string name =
-                inst.spec->name + "." + p.name + (p.indexed ? "[" + std::to_string(index) + "]" : "");
+            const std::string name = inst.spec->name + "." + p.name +
+                                     (p.indexed ? "[" + std::to_string(index) + "]" : "");
             std::string hint;
             if (p.role == PortRole::MemoryTarget)
                 hint = "; two initiators on one memory need an interconnect between them";
-            throw ConfigError(c.where, "connections",
-                              name + " is already connected (at " + u.where.to_string() + ")" +
-                                  hint);
+            throw ConfigError(
+                c.where, "connections",
+                name + " is already connected (at " + u.where.to_string() + ")" + hint);
         }
         used_.push_back({inst.spec->name, p.name, index, c.where});
     };
@@ -227,9 +232,8 @@ void System::bind(const ConnectionSpec& c) {
         const std::string fname = fp->indexed ? fp->name + "_" + std::to_string(fi[k]) : fp->name;
         const std::string tname = tp->indexed ? tp->name + "_" + std::to_string(ti[k]) : tp->name;
         const std::string lat = c.latency.value() ? " (" + format_ns(c.latency) + ")" : "";
-        for (auto [side, port, peer] :
-             {std::tuple{&from, fname, to.spec->name + "." + tname},
-              std::tuple{&to, tname, from.spec->name + "." + fname}}) {
+        for (auto [side, port, peer] : {std::tuple{&from, fname, to.spec->name + "." + tname},
+                                        std::tuple{&to, tname, from.spec->name + "." + fname}}) {
             const std::string full = side->spec->name + "." + port;
             if (auto* m = dynamic_cast<StructureModule*>(sc_core::sc_find_object(full.c_str())))
                 m->set_peer(peer + lat);
@@ -285,7 +289,7 @@ void System::attach_memories() {
 void System::print_tree(std::ostream& os) const {
     os << "system " << spec_.name << " (" << spec_.file << ")\n";
     std::function<void(const sc_core::sc_object&, int)> walk = [&](const sc_core::sc_object& o,
-                                                                    int depth) {
+                                                                   int depth) {
         const auto* m = dynamic_cast<const sc_core::sc_module*>(&o);
         if (!m) return;
         const std::string indent(size_t(depth) * 2, ' ');
@@ -356,8 +360,8 @@ void System::publish(StatGroup& g) const {
         if (const exec::DeviceModule* d = inst.built.device) {
             const auto& c = d->counters();
             s.add_counter("jobs", "count", "operators the device ran") += c.jobs;
-            s.add_counter("memory_chunks", "count", "chunk requests sent through its memory port") +=
-                c.chunks;
+            s.add_counter("memory_chunks", "count",
+                          "chunk requests sent through its memory port") += c.chunks;
             s.add_scalar("memory_bytes", "B", "bytes its operators moved through its memory port")
                 .set(c.memory_bytes);
             s.add_scalar("time_alone", "s", "summed operator times alone on the device")
@@ -369,15 +373,15 @@ void System::publish(StatGroup& g) const {
                 .set(c.alone.value() ? double(c.elapsed.value()) / double(c.alone.value()) : 1.0);
             s.add_counter("most_at_once", "count", "most operators running at once") +=
                 c.most_at_once;
-        } else if (const auto* m = dynamic_cast<const tlm_util::ChunkMemory*>(
-                       inst.built.module.get())) {
+        } else if (const auto* m =
+                       dynamic_cast<const tlm_util::ChunkMemory*>(inst.built.module.get())) {
             s.add_counter("chunks", "count", "chunk requests served") += m->chunks_served();
             s.add_scalar("bytes", "B", "bytes served").set(m->bytes_served());
             s.add_scalar("busy", "s", "time spent moving data").set(to_seconds(m->busy()));
             s.add_scalar("queueing", "s", "summed time requests waited before their transfer")
                 .set(to_seconds(m->queueing()));
-        } else if (const auto* x = dynamic_cast<const tlm_util::Interconnect*>(
-                       inst.built.module.get())) {
+        } else if (const auto* x =
+                       dynamic_cast<const tlm_util::Interconnect*>(inst.built.module.get())) {
             s.add_counter("forwarded", "count", "requests forwarded to the target") +=
                 x->forwarded();
         }
@@ -393,7 +397,7 @@ SystemSpec single_device_spec(const std::string& hw_file,
     InstanceSpec device;
     device.config = load_config(path, overrides, "hw");
     const ConfigNode root = ConfigNode::root_of(device.config);
-    root.require("device", device.kind);
+    device.kind = resolved<DeviceIdentity>(root).required_device(root);
     if (std::find(device_kinds.begin(), device_kinds.end(), device.kind) == device_kinds.end()) {
         std::string list;
         for (const std::string& k : device_kinds)

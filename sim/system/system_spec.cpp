@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <map>
 
+#include "sim/config/device_identity.h"
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
+#include "sim/config/resolved.h"
 
 namespace sim::system {
 
@@ -86,8 +88,9 @@ Endpoint parse_endpoint(const std::string& raw, const SourceLocation& where) {
     if (!is_name(e.instance) || (dot != std::string::npos && !is_name(e.port)) ||
         (e.indexed && e.port.empty())) {
         throw ConfigError(where, "connections",
-                          "'" + raw + "': expected instance, instance.port or instance.port[i] / "
-                                      "instance.port[a..b]");
+                          "'" + raw +
+                              "': expected instance, instance.port or instance.port[i] / "
+                              "instance.port[a..b]");
     }
     return e;
 }
@@ -102,8 +105,7 @@ const InstanceSpec* SystemSpec::find(const std::string& name) const {
 SystemSpec SystemSpec::from_file(const std::string& name_or_path,
                                  const std::vector<std::string>& overrides,
                                  const std::vector<std::string>& device_kinds) {
-    const std::string path =
-        resolve_preset("systems", name_or_path, "", {"--system", 0, 0}, "");
+    const std::string path = resolve_preset("systems", name_or_path, "", {"--system", 0, 0}, "");
     const std::shared_ptr<ConfigDocument> doc = load_config(path, {}, "systems");
     const ConfigNode root = ConfigNode::root_of(doc);
     SystemSpec spec;
@@ -145,10 +147,9 @@ SystemSpec SystemSpec::from_file(const std::string& name_or_path,
         }
         inst.config = load_inline_config(node, path, {"kind"}, own_overrides);
         const ConfigNode config = ConfigNode::root_of(inst.config);
-        std::string device;
-        if (config.get("device", device)) {
-            if (std::find(device_kinds.begin(), device_kinds.end(), device) !=
-                    device_kinds.end() &&
+        const std::string& device = resolved<DeviceIdentity>(config).device;
+        if (!device.empty()) {
+            if (std::find(device_kinds.begin(), device_kinds.end(), device) != device_kinds.end() &&
                 (inst.kind.empty() || inst.kind == device)) {
                 inst.kind = device;
             } else if (inst.kind.empty()) {

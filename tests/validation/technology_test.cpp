@@ -24,7 +24,7 @@ Device preset(const std::string& name, const std::vector<std::string>& overrides
     const ConfigNode root = ConfigNode::root_of(
         load_config(testing::source_path("configs/hw/" + name + ".yaml"), overrides, "hw"));
     Device d{hw::HardwareParams::from_config(root), {}};
-    d.energy = EnergyParams::from_config(root, d.hw);
+    d.energy = EnergyParams::from_config(root);
     return d;
 }
 

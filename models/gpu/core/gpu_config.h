@@ -50,7 +50,7 @@ struct L1Config {
 };
 
 struct L2Config {
-    uint64_t bytes = 50ULL << 20;
+    uint64_t bytes = 0;  ///< l2.size of the hardware file (hw::HardwareParams); 0: unset
     uint32_t ways = 16;
     uint32_t slices = 80;
     uint32_t bytes_per_clock_per_slice = 64;
@@ -63,8 +63,8 @@ struct L2Config {
 };
 
 struct GpuCoreConfig {
-    uint32_t sm_count = 132;
-    uint64_t clock_hz = 1'980'000'000;  ///< SM, crossbar and L2 clock
+    uint32_t sm_count = 0;  ///< sm.count of the hardware file (hw::HardwareParams); 0: unset
+    uint64_t clock_hz = 0;  ///< SM, crossbar and L2 clock: clocks.boost; 0: unset
     SmConfig sm;
     L1Config l1;
     L2Config l2;

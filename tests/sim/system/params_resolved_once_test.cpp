@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// Params are resolved once (DESIGN.md): setting up a device reads each key of its hardware file
+// exactly once, into the one params struct that owns it, however many models, components and
+// module kinds use the value. A key read twice has two readers, and so possibly two defaults
+// (a consistency check over every shipped hardware preset and system).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/engine/run.h"
+#include "sim/registry/registry.h"
+#include "sim/stats/group.h"
+#include "sim/system/kind_registry.h"
+#include "sim/system/system.h"
+
+namespace sim {
+namespace {
+
+// "key (N reads)" for every key read more than once, one per line; empty when none.
+std::string keys_read_more_than_once(const ConfigDocument& doc, const std::string& prefix = "") {
+    std::string twice;
+    for (const auto& [key, reads] : doc.value_reads())
+        if (reads > 1) twice += prefix + key + " (" + std::to_string(reads) + " reads)\n";
+    return twice;
+}
+
+std::string keys_read_more_than_once(const std::string& preset) {
+    Registry registry;
+    register_all(registry);
+    StatGroup stats(nullptr, "");
+    Logging logging(spdlog::level::off, [] { return TimePs{0}; });
+    const HardwareSetup setup(registry, std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/" + preset,
+                              {}, stats, logging, 1);
+    return keys_read_more_than_once(setup.document());
+}
+
+// A system: every instance's module built, every device's models set up, as `wallsim run
+// --system` does.
+std::string keys_read_more_than_once_in_system(const std::string& file) {
+    Registry registry;
+    register_all(registry);
+    system::KindRegistry kinds;
+    register_all_kinds(kinds);
+    std::vector<std::string> device_kinds;
+    for (const DeviceEntry& d : registry.devices())
+        device_kinds.push_back(d.kind);
+    const system::System machine(
+        kinds, system::SystemSpec::from_file(
+                   std::string(WALLSIM_SOURCE_DIR) + "/configs/systems/" + file, {}, device_kinds));
+    StatGroup stats(nullptr, "");
+    Logging logging(spdlog::level::off, [] { return TimePs{0}; });
+    std::vector<std::unique_ptr<HardwareSetup>> setups;
+    for (const system::System::Instance* d : machine.devices())
+        setups.push_back(std::make_unique<HardwareSetup>(registry, d->spec->config,
+                                                         stats.add_group(d->spec->name), logging, 1,
+                                                         *d->built.device));
+    std::string twice;
+    for (const system::System::Instance& i : machine.instances())
+        twice += keys_read_more_than_once(*i.spec->config, i.spec->name + ".");
+    return twice;
+}
+
+class ParamsResolvedOnce : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ParamsResolvedOnce, EveryKeyIsReadByOneParamsStruct) {
+    EXPECT_EQ(keys_read_more_than_once(GetParam()), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(HardwarePresets,
+                         ParamsResolvedOnce,
+                         ::testing::Values("a100.yaml",
+                                           "h100.yaml",
+                                           "h200.yaml",
+                                           "tpu_v1.yaml",
+                                           "tpu_v1_hbm.yaml",
+                                           "systolic_32x32.yaml"),
+                         [](const auto& info) {
+                             std::string name = info.param.substr(0, info.param.find('.'));
+                             for (char& c : name)
+                                 if (c == '_') c = 'x';
+                             return name;
+                         });
+
+// One system per test: each test runs in its own process, and SystemC elaborates once.
+class SystemParamsResolvedOnce : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SystemParamsResolvedOnce, EveryKeyOfEveryInstanceIsReadOnce) {
+    EXPECT_EQ(keys_read_more_than_once_in_system(GetParam()), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedSystems,
+                         SystemParamsResolvedOnce,
+                         ::testing::Values("dgx_h100.yaml", "gpu_cim.yaml", "tpu_v1.yaml"),
+                         [](const auto& info) {
+                             std::string name = info.param.substr(0, info.param.find('.'));
+                             for (char& c : name)
+                                 if (c == '_') c = 'x';
+                             return name;
+                         });
+
+}  // namespace
+}  // namespace sim
