@@ -25,6 +25,9 @@ struct Pending {
     bool candidate = false;  // its class agrees with its op's: the op's shapes may describe it
 };
 
+const char* const kPageableCopy =
+    "copy from or to pageable host memory (staged by the CPU: the host's speed)";
+
 std::string memcpy_direction(const std::string& name) {
     if (name.find("HtoD") != std::string::npos) return "h2d";
     if (name.find("DtoH") != std::string::npos) return "d2h";
@@ -155,7 +158,11 @@ ImportedTrace import_kineto(const KinetoProfile& profile, const KinetoImportOpti
         const GpuActivity& a = *p.activity;
         std::variant<TraceOp, std::string> described = std::string("unclassified kernel");
         if (a.type == GpuActivity::Type::Memcpy) {
-            if (const auto bytes = bytes_arg(a.args)) {
+            if (a.name.find("Pageable") != std::string::npos) {
+                // CUDA stages a copy from or to pageable memory through pinned buffers with
+                // the CPU: its speed is the host's, which wallsim does not model.
+                described = std::string(kPageableCopy);
+            } else if (const auto bytes = bytes_arg(a.args)) {
                 described = TraceOp{
                     {"kind", "memcpy"}, {"bytes", *bytes}, {"direction", memcpy_direction(a.name)}};
             } else {

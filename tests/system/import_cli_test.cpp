@@ -64,6 +64,33 @@ TEST(ImportCli, PytorchTraceImportsRunsAndCompares) {
     EXPECT_EQ(tracks, 2u);
 }
 
+// A real profile: torch.profiler on an A100 (AlexNet training steps), from Holistic Trace
+// Analysis' test data [hta] (traces/examples/pytorch/README.md). Recorded without shapes, so
+// its kernels replay their measured time; its host copies are from pageable memory, which
+// the CPU stages (the host's speed): replayed too. Its memsets are simulated.
+TEST(ImportCli, ARealA100ProfileImportsAndRuns) {
+    testing::TempDir dir;
+    const auto trace = dir.path() / "alexnet.jsonl";
+    auto r = wallsim(
+        "import pytorch traces/examples/pytorch/hta_alexnet_a100.json.gz -o " + trace.string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("98 operators on 2 stream(s)"));
+    EXPECT_THAT(r.out, HasSubstr("NVIDIA A100-PG509-200, 108 SMs, sm_80"));
+    EXPECT_THAT(r.out, HasSubstr("--hw configs/hw/a100.yaml"));
+    EXPECT_THAT(r.out, HasSubstr("16 copy from or to pageable host memory"));
+    EXPECT_THAT(r.out, HasSubstr("profile with record_shapes=True"));
+    const auto out = dir.path() / "run";
+    r = wallsim("run --hw configs/hw/a100.yaml --no-progress --trace " + trace.string() +
+                    " --out " + out.string(),
+                dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = wallsim("compare " + out.string(), dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("elementwise                3"));
+    EXPECT_THAT(r.out, HasSubstr("custom (replayed)         95"));
+}
+
 TEST(ImportCli, GzipTraceImportsTheSame) {
     testing::TempDir dir;
     const std::string gz = (dir.path() / "p.json.gz").string();

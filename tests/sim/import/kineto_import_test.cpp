@@ -123,6 +123,26 @@ TEST(KinetoImport, KernelsWithoutALaunchingOpReplayTheirTime) {
     EXPECT_EQ(t.custom_reasons.size(), 2u);
 }
 
+TEST(KinetoImport, CopiesOfPageableMemoryReplayTheirTime) {
+    const auto copy = [](const std::string& name, double ts, double dur) {
+        return json{{"ph", "X"},    {"cat", "gpu_memcpy"},
+                    {"name", name}, {"pid", 0},
+                    {"tid", 7},     {"ts", ts},
+                    {"dur", dur},   {"args", {{"device", 0}, {"stream", 7}, {"bytes", 1 << 20}}}};
+    };
+    json ev = json::array();
+    ev.push_back(copy("Memcpy HtoD (Pageable -> Device)", 10.0, 240.0));
+    ev.push_back(copy("Memcpy HtoD (Pinned -> Device)", 300.0, 45.0));
+    const ImportedTrace t = import_kineto(profile_of(ev), {});
+    ASSERT_EQ(t.ops.size(), 2u);
+    EXPECT_EQ(t.ops[0]["kind"], "custom");
+    EXPECT_EQ(t.ops[0]["duration_us"], 240.0);
+    EXPECT_EQ(t.ops[1]["kind"], "memcpy");
+    EXPECT_EQ(t.ops[1]["direction"], "h2d");
+    EXPECT_EQ(t.custom_reasons.size(), 1u);
+    EXPECT_THAT(t.custom_reasons.begin()->first, HasSubstr("pageable host memory"));
+}
+
 TEST(KinetoImport, StreamWaitEventOrdersTheStreams) {
     json ev = json::array();
     ev.push_back(
