@@ -33,6 +33,10 @@ TraceDriver::TraceDriver(sc_core::sc_module_name name,
             }
         }
     }
+    for (const Op& op : trace_.ops) {
+        if (op.rendezvous && !rendezvous_.count(*op.rendezvous))
+            rendezvous_.emplace(*op.rendezvous, std::make_unique<Rendezvous>());
+    }
     for (uint32_t s = 0; s < stream_ops_.size(); ++s) {
         if (stream_ops_[s].empty()) continue;
         sc_core::sc_spawn_options opts;
@@ -57,14 +61,26 @@ void TraceDriver::play(uint32_t stream) {
             while (!done_[dep])
                 sc_core::wait(*events_[static_cast<size_t>(event_of_[dep])]);
         }
+        Rendezvous* group = op.rendezvous ? rendezvous_.at(*op.rendezvous).get() : nullptr;
+        if (group) meet(group->arrived, op.rendezvous_size, group->all_arrived);
         results_[index] = models_[index]->execute(op);
         SIM_ASSERT(results_[index].end >= results_[index].start, "op ends before it starts");
+        if (group) meet(group->finished, op.rendezvous_size, group->all_finished);
         done_[index] = true;
         if (event_of_[index] >= 0)
             events_[static_cast<size_t>(event_of_[index])]->notify(sc_core::SC_ZERO_TIME);
         ++completed_;
         if (on_done_) on_done_(completed_);
     }
+}
+
+void TraceDriver::meet(uint32_t& count, uint32_t size, sc_core::sc_event& all) {
+    if (++count == size) {
+        all.notify(sc_core::SC_ZERO_TIME);
+        sc_core::wait(sc_core::SC_ZERO_TIME);  // the others wake in this same delta cycle
+        return;
+    }
+    sc_core::wait(all);
 }
 
 }  // namespace sim

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Plays an operator trace on the models: one SystemC thread per stream of each device issues
-// that stream's operators in program order, waits for their `after:` dependencies, and hands each to the
-// model chosen for it. Models advance simulated time; the driver only records results.
+// that stream's operators in program order, waits for their `after:` dependencies, and hands each
+// to the model chosen for it. Models advance simulated time; the driver only records results.
 #pragma once
 
 #define SC_INCLUDE_DYNAMIC_PROCESSES
@@ -9,6 +9,7 @@
 
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -37,8 +38,15 @@ class TraceDriver : public sc_core::sc_module {
     }
 
   private:
+    // The copies of one collective over named devices (Op::rendezvous): they start when the
+    // last has reached its turn and their streams go on when the last has finished.
+    struct Rendezvous {
+        uint32_t arrived = 0, finished = 0;
+        sc_core::sc_event all_arrived, all_finished;
+    };
     void run_stream(uint32_t stream);
     void play(uint32_t stream);
+    void meet(uint32_t& count, uint32_t size, sc_core::sc_event& all);
 
     const Trace& trace_;
     std::vector<OpModel*> models_;
@@ -49,6 +57,7 @@ class TraceDriver : public sc_core::sc_module {
     // Only ops that something waits on get an event (a large trace has few such ops).
     std::vector<int64_t> event_of_;
     std::vector<std::unique_ptr<sc_core::sc_event>> events_;
+    std::map<size_t, std::unique_ptr<Rendezvous>> rendezvous_;  // by the group's first copy
     uint64_t completed_ = 0;
     std::exception_ptr error_;
 };

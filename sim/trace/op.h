@@ -90,7 +90,7 @@ struct MemcpyParams {
 };
 struct CollectiveParams {
     uint64_t bytes = 0;
-    uint64_t group = 0;
+    uint64_t group = 0;  ///< ranks taking part, >= 2
 };
 struct CustomParams {
     uint64_t flops = 0, bytes = 0;
@@ -172,7 +172,13 @@ struct Op {
     PipelinePhase phase = PipelinePhase::None;  ///< pipeline traces: forward or backward pass
     uint64_t microbatch = 0;                    ///< pipeline traces: of which micro-batch
     std::optional<uint64_t> token;  ///< inference traces: 0 prefill, j: the j-th decode step
-    SourceLocation where;           ///< the trace line that defined it
+    /// A collective over named devices (`group: [gpu0, gpu1, ...]`) is one operator per device,
+    /// `<name>@<device>`; the copies start together once each has reached its turn on its own
+    /// stream, and their streams go on once all have finished (NCCL's ranks). The index of the
+    /// first copy identifies the group; nullopt for every other operator.
+    std::optional<size_t> rendezvous;
+    uint32_t rendezvous_size = 0;  ///< copies in the group
+    SourceLocation where;          ///< the trace line that defined it
 };
 
 /// A trace of one pipeline stage (its header's `pipeline:` map): the stage runs its ops for

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -195,7 +196,13 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
         case OpKind::SendRecv: {
             CollectiveParams p;
             p.bytes = require_positive(n, "bytes");
-            n.require("group", p.group);
+            if (n.yaml()["group"].IsSequence()) {
+                std::vector<std::string> members;
+                n.get("group", members);  // the devices; the parser makes one op per device
+                p.group = members.size();
+            } else {
+                n.require("group", p.group);
+            }
             if (p.group < 2) n.fail("group", "a collective needs at least 2 devices");
             return p;
         }
@@ -347,9 +354,56 @@ class TraceBuilder {
         read_token_field(n, op);
         n.reject_unknown_keys();
 
+        const std::vector<std::string> members = group_members(n, op);
+        if (!members.empty()) {
+            // One copy per device; `after:` on the collective's name waits for the last copy
+            // (all copies finish together).
+            const size_t first = op.index;
+            for (const std::string& device : members) {
+                Op copy = op;
+                copy.index = trace_.ops.size();
+                copy.device = device;
+                copy.name = op.name + "@" + device;
+                copy.rendezvous = first;
+                copy.rendezvous_size = static_cast<uint32_t>(members.size());
+                if (names_.count(copy.name))
+                    n.fail("name", "'" + copy.name + "' is already used by operator " +
+                                       std::to_string(names_.at(copy.name)));
+                names_[copy.name] = copy.index;
+                trace_.ops.push_back(std::move(copy));
+            }
+            names_[op.name] = trace_.ops.size() - 1;
+            if (scope) scope->local[base_name] = trace_.ops.size() - 1;
+            return;
+        }
         names_[op.name] = op.index;
         if (scope) scope->local[base_name] = op.index;
         trace_.ops.push_back(std::move(op));
+    }
+
+    // A collective's `group:` as a list of devices (validated here; its size is in the params).
+    std::vector<std::string> group_members(const ConfigNode& n, const Op& op) const {
+        if (!std::holds_alternative<CollectiveParams>(op.params) || !n.yaml()["group"].IsSequence())
+            return {};
+        const std::vector<std::string> members = [&] {
+            std::vector<std::string> out;
+            for (const YAML::Node& m : n.yaml()["group"])
+                out.push_back(m.Scalar());
+            return out;
+        }();
+        if (!op.device.empty())
+            n.fail("device",
+                   "a collective over named devices runs on each of its group: leave "
+                   "device out");
+        std::set<std::string> seen;
+        for (const std::string& m : members) {
+            if (m.empty()) n.fail("group", "a device name must not be empty");
+            if (!seen.insert(m).second) n.fail("group", "'" + m + "' is named twice");
+        }
+        if (trace_.ops.size() + members.size() > kMaxExpandedOps)
+            n.fail("", "the trace expands to more than " + std::to_string(kMaxExpandedOps) +
+                           " operators");
+        return members;
     }
 
     // `phase:` and `microbatch:` place an op in a micro-batch's pass through a pipeline stage;

@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "tests/testing/temp_dir.h"
 #include "tests/testing/wallsim_process.h"
@@ -16,8 +17,8 @@
 namespace sim {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::expect_bad_input;
+using ::testing::HasSubstr;
 using testing::slurp;
 using testing::wallsim;
 
@@ -75,14 +76,18 @@ TEST(Systems, ASystemOfOneGpuGivesTheSameOpsAsItsHardwareFile) {
                        << "  hbm0: {kind: hbm, extends: " << WALLSIM_SOURCE_DIR
                        << "/configs/hw/h100.yaml}\n"
                        << "connections: ['gpu0.mem -> hbm0']\n";
-    const auto a = wallsim("run --hw configs/hw/h100.yaml --trace traces/examples/transformer_layer.yaml "
-                           "--fidelity analytic --no-progress --out " + (dir.path() / "a").string(),
-                           dir);
+    const auto a = wallsim(
+        "run --hw configs/hw/h100.yaml --trace traces/examples/transformer_layer.yaml "
+        "--fidelity analytic --no-progress --out " +
+            (dir.path() / "a").string(),
+        dir);
     ASSERT_EQ(a.code, 0) << a.err;
-    const auto b = wallsim("run --system " + sys.string() +
-                               " --trace traces/examples/transformer_layer.yaml --fidelity analytic "
-                               "--no-progress --out " + (dir.path() / "b").string(),
-                           dir);
+    const auto b =
+        wallsim("run --system " + sys.string() +
+                    " --trace traces/examples/transformer_layer.yaml --fidelity analytic "
+                    "--no-progress --out " +
+                    (dir.path() / "b").string(),
+                dir);
     ASSERT_EQ(b.code, 0) << b.err;
     EXPECT_EQ(slurp(dir.path() / "a" / "ops.csv"), slurp(dir.path() / "b" / "ops.csv"));
 }
@@ -90,10 +95,11 @@ TEST(Systems, ASystemOfOneGpuGivesTheSameOpsAsItsHardwareFile) {
 TEST(Systems, ACopyBesideTheCimChipWaitsForTheSharedStack) {
     testing::TempDir dir;
     const auto out = dir.path() / "o";
-    const auto r = wallsim("run --system configs/systems/gpu_cim.yaml --trace "
-                           "traces/examples/gpu_cim_overlap.yaml --no-progress --out " +
-                               out.string(),
-                           dir);
+    const auto r = wallsim(
+        "run --system configs/systems/gpu_cim.yaml --trace "
+        "traces/examples/gpu_cim_overlap.yaml --no-progress --out " +
+            out.string(),
+        dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto t = op_times(slurp(out / "ops.csv"));
     EXPECT_GT(t.at("copy_beside_cim"), t.at("copy_alone") * 1.02);
@@ -106,10 +112,12 @@ TEST(Systems, ACopyBesideTheCimChipWaitsForTheSharedStack) {
 TEST(Systems, AGemmBesideAnAllReduceLosesTheSmsTheCollectiveHolds) {
     testing::TempDir dir;
     const auto out = dir.path() / "o";
-    const auto r = wallsim("run --hw configs/hw/h100.yaml --trace "
-                           "traces/examples/gemm_allreduce_overlap.yaml --fidelity analytic "
-                           "--no-progress --out " + out.string(),
-                           dir);
+    const auto r = wallsim(
+        "run --hw configs/hw/h100.yaml --trace "
+        "traces/examples/gemm_allreduce_overlap.yaml --fidelity analytic "
+        "--no-progress --out " +
+            out.string(),
+        dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto t = op_times(slurp(out / "ops.csv"));
     EXPECT_GT(t.at("gemm_beside_allreduce"), t.at("gemm_alone") * 1.05);
@@ -124,15 +132,75 @@ TEST(Systems, AGemmBesideAnAllReduceLosesTheSmsTheCollectiveHolds) {
 TEST(Systems, AOneWaveGemmBesideAnAllGatherRunsInTwoWaves) {
     testing::TempDir dir;
     const auto out = dir.path() / "o";
-    const auto r = wallsim("run --hw configs/hw/h100.yaml --trace "
-                           "traces/examples/one_wave_gemm_allgather.yaml --no-progress --out " +
-                               out.string(),
-                           dir);
+    const auto r = wallsim(
+        "run --hw configs/hw/h100.yaml --trace "
+        "traces/examples/one_wave_gemm_allgather.yaml --no-progress --out " +
+            out.string(),
+        dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto t = op_times(slurp(out / "ops.csv"));
     const double published = 80.0 / 47.0;
     EXPECT_NEAR(t.at("gemm_beside_allgather") / t.at("gemm_alone"), published, 0.25 * published);
     EXPECT_DOUBLE_EQ(t.at("allgather_beside_gemm"), t.at("allgather_alone"));
+}
+
+// A collective over named devices starts on all of them when the last reaches it (gpu0's
+// longer GEMM holds the other seven), and each GPU's next operator waits for it to finish.
+TEST(Systems, ACollectiveOverNamedDevicesStartsWhenTheLastRankArrives) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "o";
+    const auto r = wallsim(
+        "run --system configs/systems/dgx_h100.yaml --trace "
+        "traces/examples/dgx_data_parallel_step.yaml --no-progress --out " +
+            out.string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string csv = slurp(out / "ops.csv");
+    std::map<std::string, std::pair<double, double>> span;  // name -> start, end (us)
+    std::istringstream lines(csv);
+    std::string line;
+    std::getline(lines, line);
+    const auto column = [&](const std::string& name) {
+        std::istringstream head(line);
+        std::string c;
+        for (int i = 0; std::getline(head, c, ','); ++i)
+            if (c == name) return i;
+        return -1;
+    };
+    const int name_col = column("name"), start_col = column("start_us"),
+              time_col = column("time_us");
+    while (std::getline(lines, line)) {
+        std::vector<std::string> f;
+        std::istringstream row(line);
+        for (std::string c; std::getline(row, c, ',');)
+            f.push_back(c);
+        const double start = std::stod(f.at(start_col));
+        span[f.at(name_col)] = {start, start + std::stod(f.at(time_col))};
+    }
+    const double straggler_end = span.at("bwd0").second;
+    EXPECT_GT(straggler_end, span.at("bwd1").second * 1.5);
+    for (int g = 0; g < 8; ++g)
+        EXPECT_DOUBLE_EQ(span.at("grads@gpu" + std::to_string(g)).first, straggler_end) << g;
+    EXPECT_GE(span.at("update5").first, span.at("grads@gpu7").second);
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    for (int g = 0; g < 8; ++g)
+        EXPECT_EQ(stats["system"]["gpu" + std::to_string(g)]["jobs"]["value"].get<int>(),
+                  g == 0 || g == 5 ? 3 : 2)
+            << g;
+    // MFU over the eight GPUs' peak, not one GPU's.
+    EXPECT_LT(stats["run"]["mfu"]["value"].get<double>(), 1.0);
+}
+
+TEST(Systems, ACollectiveOverAnUnknownDeviceIsAnError) {
+    testing::TempDir dir;
+    const auto trace = dir.path() / "t.yaml";
+    std::ofstream(trace) << "version: 1\nops:\n"
+                         << "  - {name: ar, kind: allreduce, bytes: 1024, group: [gpu0, gpu8]}\n";
+    expect_bad_input(wallsim("run --system configs/systems/dgx_h100.yaml --trace " +
+                                 trace.string() + " --out " + (dir.path() / "o").string(),
+                             dir),
+                     "t.yaml:3");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
 }
 
 TEST(Systems, WiringMistakesAreOneLineErrors) {
@@ -144,11 +212,11 @@ TEST(Systems, WiringMistakesAreOneLineErrors) {
                        << "connections:\n"
                        << "  - gpu0.mem -> sw0.port[0]\n";
     expect_bad_input(wallsim("elaborate --system " + sys.string(), dir), "bad.yaml:5");
-    expect_bad_input(wallsim("run --system " + sys.string() +
-                                 " --trace traces/examples/vector_add.yaml --out " +
-                                 (dir.path() / "o").string(),
-                             dir),
-                     "is a memory initiator port but");
+    expect_bad_input(
+        wallsim("run --system " + sys.string() + " --trace traces/examples/vector_add.yaml --out " +
+                    (dir.path() / "o").string(),
+                dir),
+        "is a memory initiator port but");
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
 }
 

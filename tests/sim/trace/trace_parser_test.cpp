@@ -100,6 +100,40 @@ TEST(TraceParser, JsonLinesErrorsNameThePhysicalLine) {
     EXPECT_THAT(config_error([&] { parse_trace_jsonl("", "t.jsonl"); }), HasSubstr("empty trace"));
 }
 
+TEST(TraceParser, ACollectiveOverNamedDevicesIsOneOperatorPerDevice) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nops:\n"
+        "  - {name: fc, device: gpu1, kind: gemm, m: 8, n: 8, k: 8}\n"
+        "  - {name: ar, kind: allreduce, bytes: 128, group: [gpu0, gpu1, gpu2], stream: 1}\n"
+        "  - {name: next, device: gpu2, kind: elementwise, elements: 4, after: [ar]}\n",
+        "t.yaml");
+    ASSERT_EQ(t.ops.size(), 5u);
+    for (size_t i = 1; i <= 3; ++i) {
+        const Op& copy = t.ops[i];
+        EXPECT_EQ(copy.name, "ar@gpu" + std::to_string(i - 1));
+        EXPECT_EQ(copy.device, "gpu" + std::to_string(i - 1));
+        EXPECT_EQ(copy.stream, 1u);
+        EXPECT_EQ(copy.rendezvous, std::optional<size_t>{1});
+        EXPECT_EQ(copy.rendezvous_size, 3u);
+        EXPECT_EQ(std::get<CollectiveParams>(copy.params).group, 3u);
+    }
+    EXPECT_EQ(t.ops[4].after, std::vector<size_t>{3});  // the last copy: all end together
+    EXPECT_FALSE(t.ops[0].rendezvous);
+}
+
+TEST(TraceParser, ACollectiveOverNamedDevicesIsCheckedAtItsLine) {
+    const std::string head = "version: 1\nops:\n";
+    EXPECT_THAT(yaml_error(head + "  - {kind: allreduce, bytes: 8, group: [gpu0, gpu0]}\n"),
+                AllOf(StartsWith("t.yaml:3:"), HasSubstr("'gpu0' is named twice")));
+    EXPECT_THAT(yaml_error(head + "  - {kind: allreduce, bytes: 8, group: [gpu0]}\n"),
+                HasSubstr("at least 2 devices"));
+    EXPECT_THAT(
+        yaml_error(head + "  - {kind: allreduce, bytes: 8, device: gpu0, group: [gpu0, gpu1]}\n"),
+        HasSubstr("ops[0].device: a collective over named devices runs on each of its group"));
+    EXPECT_THAT(yaml_error(head + "  - {kind: allreduce, bytes: 8, group: [gpu0, [gpu1]]}\n"),
+                HasSubstr("expected a string"));
+}
+
 TEST(TraceParser, ErrorsCarryLineAndKey) {
     const std::string head = "version: 1\nops:\n";
     EXPECT_THAT(yaml_error(head + "  - {kind: gemm, m: 4, n: 4}\n"),
