@@ -196,7 +196,7 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
         case OpKind::SendRecv: {
             CollectiveParams p;
             p.bytes = require_positive(n, "bytes");
-            if (n.yaml()["group"].IsSequence()) {
+            if (n.has("group") && n.yaml()["group"].IsSequence()) {
                 std::vector<std::string> members;
                 n.get("group", members);  // the devices; the parser makes one op per device
                 p.group = members.size();
@@ -383,7 +383,8 @@ class TraceBuilder {
 
     // A collective's `group:` as a list of devices (validated here; its size is in the params).
     std::vector<std::string> group_members(const ConfigNode& n, const Op& op) const {
-        if (!std::holds_alternative<CollectiveParams>(op.params) || !n.yaml()["group"].IsSequence())
+        if (!std::holds_alternative<CollectiveParams>(op.params) || !n.has("group") ||
+            !n.yaml()["group"].IsSequence())
             return {};
         const std::vector<std::string> members = [&] {
             std::vector<std::string> out;

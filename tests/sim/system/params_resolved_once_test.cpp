@@ -62,6 +62,14 @@ std::string keys_read_more_than_once_in_system(const std::string& file) {
     return twice;
 }
 
+// "h100.yaml" -> "h100", "tpu_v1.yaml" -> "tpuxv1": gtest names take letters and digits.
+std::string test_name_of_file(const ::testing::TestParamInfo<std::string>& info) {
+    std::string name = info.param.substr(0, info.param.find('.'));
+    for (char& c : name)
+        if (c == '_') c = 'x';
+    return name;
+}
+
 class ParamsResolvedOnce : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ParamsResolvedOnce, EveryKeyIsReadByOneParamsStruct) {
@@ -76,12 +84,7 @@ INSTANTIATE_TEST_SUITE_P(HardwarePresets,
                                            "tpu_v1.yaml",
                                            "tpu_v1_hbm.yaml",
                                            "systolic_32x32.yaml"),
-                         [](const auto& info) {
-                             std::string name = info.param.substr(0, info.param.find('.'));
-                             for (char& c : name)
-                                 if (c == '_') c = 'x';
-                             return name;
-                         });
+                         test_name_of_file);
 
 // One system per test: each test runs in its own process, and SystemC elaborates once.
 class SystemParamsResolvedOnce : public ::testing::TestWithParam<std::string> {};
@@ -93,12 +96,7 @@ TEST_P(SystemParamsResolvedOnce, EveryKeyOfEveryInstanceIsReadOnce) {
 INSTANTIATE_TEST_SUITE_P(ShippedSystems,
                          SystemParamsResolvedOnce,
                          ::testing::Values("dgx_h100.yaml", "gpu_cim.yaml", "tpu_v1.yaml"),
-                         [](const auto& info) {
-                             std::string name = info.param.substr(0, info.param.find('.'));
-                             for (char& c : name)
-                                 if (c == '_') c = 'x';
-                             return name;
-                         });
+                         test_name_of_file);
 
 }  // namespace
 }  // namespace sim
