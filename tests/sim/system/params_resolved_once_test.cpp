@@ -31,8 +31,8 @@ std::string keys_read_more_than_once(const std::string& preset) {
     register_all(registry);
     StatGroup stats(nullptr, "");
     Logging logging(spdlog::level::off, [] { return TimePs{0}; });
-    const HardwareSetup setup(registry, std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/" + preset,
-                              {}, stats, logging, 1);
+    const HardwareSetup setup(registry, std::string(WALLSIM_SOURCE_DIR) + "/configs/" + preset, {},
+                              stats, logging, 1);
     return keys_read_more_than_once(setup.document());
 }
 
@@ -47,8 +47,8 @@ std::string keys_read_more_than_once_in_system(const std::string& file) {
     for (const DeviceEntry& d : registry.devices())
         device_kinds.push_back(d.kind);
     const system::System machine(
-        kinds, system::SystemSpec::from_file(
-                   std::string(WALLSIM_SOURCE_DIR) + "/configs/systems/" + file, {}, device_kinds));
+        kinds, system::SystemSpec::from_file(std::string(WALLSIM_SOURCE_DIR) + "/configs/" + file,
+                                             {}, device_kinds));
     StatGroup stats(nullptr, "");
     Logging logging(spdlog::level::off, [] { return TimePs{0}; });
     std::vector<std::unique_ptr<HardwareSetup>> setups;
@@ -62,9 +62,10 @@ std::string keys_read_more_than_once_in_system(const std::string& file) {
     return twice;
 }
 
-// "h100.yaml" -> "h100", "tpu_v1.yaml" -> "tpuxv1": gtest names take letters and digits.
+// "hw/h100.yaml" -> "h100", "hw/tpu_v1.yaml" -> "tpuxv1": gtest names take letters and digits.
 std::string test_name_of_file(const ::testing::TestParamInfo<std::string>& info) {
     std::string name = info.param.substr(0, info.param.find('.'));
+    name = name.substr(name.find('/') + 1);
     for (char& c : name)
         if (c == '_') c = 'x';
     return name;
@@ -78,12 +79,16 @@ TEST_P(ParamsResolvedOnce, EveryKeyIsReadByOneParamsStruct) {
 
 INSTANTIATE_TEST_SUITE_P(HardwarePresets,
                          ParamsResolvedOnce,
-                         ::testing::Values("a100.yaml",
-                                           "h100.yaml",
-                                           "h200.yaml",
-                                           "tpu_v1.yaml",
-                                           "tpu_v1_hbm.yaml",
-                                           "systolic_32x32.yaml"),
+                         ::testing::Values("hw/a100.yaml",
+                                           "hw/h100.yaml",
+                                           "hw/h200.yaml",
+                                           "hw/tpu_v1.yaml",
+                                           "hw/tpu_v1_hbm.yaml",
+                                           "hw/systolic_32x32.yaml",
+                                           "hbm/ramulator_hbm2.yaml",
+                                           "hbm/ramulator_hbm3.yaml",
+                                           "cim/isaac.yaml",
+                                           "cim/teaching.yaml"),
                          test_name_of_file);
 
 // One system per test: each test runs in its own process, and SystemC elaborates once.
@@ -95,7 +100,9 @@ TEST_P(SystemParamsResolvedOnce, EveryKeyOfEveryInstanceIsReadOnce) {
 
 INSTANTIATE_TEST_SUITE_P(ShippedSystems,
                          SystemParamsResolvedOnce,
-                         ::testing::Values("dgx_h100.yaml", "gpu_cim.yaml", "tpu_v1.yaml"),
+                         ::testing::Values("systems/dgx_h100.yaml",
+                                           "systems/gpu_cim.yaml",
+                                           "systems/tpu_v1.yaml"),
                          test_name_of_file);
 
 }  // namespace
