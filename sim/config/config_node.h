@@ -48,6 +48,17 @@ class ConfigDocument {
     /// structs read each key once, when the config is resolved (DESIGN.md).
     const std::map<std::string, unsigned>& value_reads() const { return known_; }
 
+    /// Replaces the top-level section key with value (from file): a system wires a GPU to the
+    /// HBM its memory port reaches. The configuration has changed, so every params struct
+    /// resolved from it is dropped and resolves again, and its reads count afresh.
+    void replace_section(const std::string& key, const YAML::Node& value, const std::string& file) {
+        root_[key] = value;
+        set_source(key, file);
+        resolved_.clear();
+        for (auto& entry : known_)
+            entry.second = 0;
+    }
+
     /// Params structs resolved from this document (sim/config/resolved.h), by type.
     const void* find_resolved(std::type_index type) const {
         const auto it = resolved_.find(type);

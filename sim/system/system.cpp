@@ -281,8 +281,8 @@ void System::attach_memories() {
         if (!at || at->spec->kind != "hbm" || at->spec->config == inst.spec->config) continue;
         const YAML::Node hbm = at->spec->config->root()["hbm"];
         if (!hbm.IsDefined()) continue;
-        inst.spec->config->mutable_root()["hbm"] = YAML::Clone(hbm);
-        inst.spec->config->set_source("hbm", at->spec->config->source_of("hbm"));
+        inst.spec->config->replace_section("hbm", YAML::Clone(hbm),
+                                           at->spec->config->source_of("hbm"));
     }
 }
 

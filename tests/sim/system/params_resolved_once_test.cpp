@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "models/hbm/hbm_params.h"
+#include "models/hw/hw_params.h"
+#include "sim/config/resolved.h"
 #include "sim/engine/run.h"
 #include "sim/registry/registry.h"
 #include "sim/stats/group.h"
@@ -90,6 +93,25 @@ INSTANTIATE_TEST_SUITE_P(HardwarePresets,
                                            "cim/isaac.yaml",
                                            "cim/teaching.yaml"),
                          test_name_of_file);
+
+// A GPU wired to another memory (gpu_cim: one HBM stack through an interconnect) is resolved
+// against that memory's hbm: section, even when its module read its own file's first.
+TEST(ParamsResolvedOnce, AGpuResolvesTheHbmItsMemoryPortReaches) {
+    Registry registry;
+    register_all(registry);
+    system::KindRegistry kinds;
+    register_all_kinds(kinds);
+    std::vector<std::string> device_kinds;
+    for (const DeviceEntry& d : registry.devices())
+        device_kinds.push_back(d.kind);
+    const system::System machine(
+        kinds,
+        system::SystemSpec::from_file(
+            std::string(WALLSIM_SOURCE_DIR) + "/configs/systems/gpu_cim.yaml", {}, device_kinds));
+    const ConfigNode gpu = ConfigNode::root_of(machine.find("gpu0")->spec->config);
+    EXPECT_EQ(resolved<hw::HardwareParams>(gpu).hbm.stacks, 1u);
+    EXPECT_EQ(resolved<hbm::HbmParams>(gpu).core.stacks, 1u);
+}
 
 // One system per test: each test runs in its own process, and SystemC elaborates once.
 class SystemParamsResolvedOnce : public ::testing::TestWithParam<std::string> {};
