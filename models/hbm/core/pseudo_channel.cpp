@@ -178,23 +178,6 @@ void PseudoChannel::send(const MemRequest& r, uint64_t arrival) {
     if (r.write) next_event_ = std::min(next_event_, drain_wake());
 }
 
-uint64_t PseudoChannel::drain_wake() const {
-    // Arrivals start a drain by raising the queued writes above the low watermark (when no read
-    // is queued) or to the high one: the first write on its way that can is the one that makes
-    // the count pass the watermark it has not reached. Whether it does depends on what
-    // completes and arrives meanwhile, which advance() decides; a wake-up that finds no drain
-    // to start changes nothing. Writes sent later arrive no earlier than now, and this is
-    // computed again after every send and advance, so the wake-up never lies in the past.
-    if (draining() || writes_.on_the_way() == 0) return kNever;
-    // Shared queues: any arriving write may start the channel's drain.
-    if (shared_) return writes_.entries[writes_.arrived].arrival + 1;
-    const size_t queued = writes_.arrived;
-    const size_t low = params_.write_low_watermark, high = params_.write_high_watermark;
-    const size_t k = queued > low ? (queued + 1 >= high ? 0 : high - 1 - queued) : low - queued;
-    if (k >= writes_.on_the_way()) return kNever;
-    return writes_.entries[queued + k].arrival + 1;
-}
-
 void PseudoChannel::admit_arrivals(uint64_t now) {
     for (Queue* q : {&reads_, &writes_}) {
         while (q->on_the_way() > 0 && q->entries[q->arrived].arrival < now) {
@@ -523,11 +506,13 @@ bool PseudoChannel::drain_should_start() const {
 }
 
 void PseudoChannel::update_write_drain() {
-    if (!shared_) {
-        if (drain_should_start()) draining_ = true;
-        if (writes_.arrived <= params_.write_low_watermark) draining_ = false;
-        return;
-    }
+    // Small enough to be inlined into advance(), as before shared queues existed.
+    if (shared_) return update_shared_write_drain();
+    if (drain_should_start()) draining_ = true;
+    if (writes_.arrived <= params_.write_low_watermark) draining_ = false;
+}
+
+void PseudoChannel::update_shared_write_drain() {
     if (drain_should_start()) set_draining(true);
     if (shared_->arrived_writes <= params_.write_low_watermark) set_draining(false);
 }
