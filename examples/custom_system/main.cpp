@@ -156,8 +156,7 @@ int sc_main(int argc, char** argv) {
 
         for (const sim::OpResult& r : runner.results) {
             std::cout << r.model << ": " << sim::to_seconds(r.end - r.start) * 1e6 << " us ("
-                      << r.cost.dram_bytes / sim::to_seconds(r.end - r.start) / 1e9
-                      << " GB/s)\n";
+                      << r.cost.dram_bytes / sim::to_seconds(r.end - r.start) / 1e9 << " GB/s)\n";
         }
         std::cout << "traffic generator: " << traffic.answered() << " reads answered\n";
         std::cout << "hbm0: " << hbm.bytes_served() / 1e9 << " GB served, "

@@ -34,7 +34,6 @@ class AnalyticModel final : public OpModel {
     OpResult execute(const Op& op) override;
 
   private:
-
     const hw::HardwareParams hw_;
     const energy::EnergyParams energy_;
     std::shared_ptr<spdlog::logger> log_;

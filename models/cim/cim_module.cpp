@@ -8,7 +8,8 @@ namespace {
 class TileModule final : public system::StructureModule {
   public:
     TileModule(sc_core::sc_module_name name, const OrganisationConfig& o)
-        : system::StructureModule(name, "cim_tile",
+        : system::StructureModule(name,
+                                  "cim_tile",
                                   std::to_string(o.imas_per_tile) + " IMAs, " +
                                       std::to_string(o.crossbars_per_ima) + " crossbars each") {
         for (uint32_t i = 0; i < o.imas_per_tile; ++i) {

@@ -51,8 +51,7 @@ GpuModule::GpuModule(sc_core::sc_module_name name,
     for (uint32_t s = 0; s < hw.sm_count; ++s)
         sms_.push_back(std::make_unique<SmModule>(indexed("sm", s).c_str(), sub_partitions));
     l2_ = std::make_unique<system::StructureModule>(
-        "l2", "l2",
-        figure(double(hw.l2_bytes) / 1e6, "MB") + ", crossbar to the memory port");
+        "l2", "l2", figure(double(hw.l2_bytes) / 1e6, "MB") + ", crossbar to the memory port");
     for (uint32_t l = 0; l < hw.nvlink.links; ++l) {
         nvlinks_.push_back(std::make_unique<system::StructureModule>(
             indexed("nvlink", l).c_str(), "nvlink_port",

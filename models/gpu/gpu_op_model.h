@@ -4,8 +4,8 @@
 // attention) runs as a kernel on
 // GpuCore, from a cold L2 and an idle memory system; the op takes the simulated kernel time plus
 // the launch overhead, as a job on the device (sim/exec): it fills the share of the SMs its CTAs
-// occupy and moves its DRAM bytes through the device's memory port. Two registrations share it: `gpu.sm`
-// (sampled: steady CTA waves, then extrapolated) and `gpu.sm_cycle` (every CTA).
+// occupy and moves its DRAM bytes through the device's memory port. Two registrations share it:
+// `gpu.sm` (sampled: steady CTA waves, then extrapolated) and `gpu.sm_cycle` (every CTA).
 #pragma once
 
 #include <map>

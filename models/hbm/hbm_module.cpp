@@ -8,7 +8,8 @@ namespace {
 class StackModule final : public system::StructureModule {
   public:
     StackModule(sc_core::sc_module_name name, const HbmCoreConfig& c)
-        : system::StructureModule(name, "hbm_stack",
+        : system::StructureModule(name,
+                                  "hbm_stack",
                                   std::to_string(c.channels_per_stack) + " channels × " +
                                       std::to_string(c.pseudo_channels_per_channel) +
                                       " pseudo-channels") {

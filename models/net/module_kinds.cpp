@@ -25,8 +25,7 @@ class PortedModule final : public system::StructureModule {
         for (const system::PortSpec& p : ports) {
             for (uint32_t i = 0; i < p.count; ++i) {
                 const std::string n = p.indexed ? p.name + "_" + std::to_string(i) : p.name;
-                ports_.push_back(
-                    std::make_unique<system::StructureModule>(n.c_str(), port_kind));
+                ports_.push_back(std::make_unique<system::StructureModule>(n.c_str(), port_kind));
             }
         }
     }
@@ -40,35 +39,33 @@ system::ModuleKind ported_kind(const char* kind,
                                uint64_t default_ports,
                                double default_bandwidth,
                                std::vector<system::PortSpec> fixed) {
-    return {kind, description, false,
-            [=](const std::string& name, const ConfigNode& c) {
-                uint64_t ports = default_ports;
-                double bandwidth = default_bandwidth;
-                if (default_ports > 0) {
-                    c.get("ports", ports);
-                    if (ports < 1 || ports > 4096) c.fail("ports", "must be in 1..4096");
-                }
-                c.get_quantity("bandwidth", Dimension::Bandwidth, bandwidth);
-                if (!(bandwidth > 0)) c.fail("bandwidth", "must be > 0");
-                c.reject_unknown_keys_recursive();
-                std::vector<system::PortSpec> specs = fixed;
-                if (default_ports > 0) {
-                    system::PortSpec p{"port", system::PortRole::Link,
-                                       static_cast<uint32_t>(ports)};
-                    p.indexed = true;
-                    specs.push_back(p);
-                }
-                char summary[96];
-                std::snprintf(summary, sizeof summary, "%s%.0f GB/s per port each way",
-                              default_ports > 0 ? (std::to_string(ports) + " ports, ").c_str()
-                                                : "",
-                              bandwidth / 1e9);
-                system::BuiltModule b;
-                b.module = std::make_unique<PortedModule>(name.c_str(), kind, summary, specs,
-                                                          std::string(kind) + "_port");
-                b.ports = specs;
-                return b;
-            }};
+    return {
+        kind, description, false, [=](const std::string& name, const ConfigNode& c) {
+            uint64_t ports = default_ports;
+            double bandwidth = default_bandwidth;
+            if (default_ports > 0) {
+                c.get("ports", ports);
+                if (ports < 1 || ports > 4096) c.fail("ports", "must be in 1..4096");
+            }
+            c.get_quantity("bandwidth", Dimension::Bandwidth, bandwidth);
+            if (!(bandwidth > 0)) c.fail("bandwidth", "must be > 0");
+            c.reject_unknown_keys_recursive();
+            std::vector<system::PortSpec> specs = fixed;
+            if (default_ports > 0) {
+                system::PortSpec p{"port", system::PortRole::Link, static_cast<uint32_t>(ports)};
+                p.indexed = true;
+                specs.push_back(p);
+            }
+            char summary[96];
+            std::snprintf(summary, sizeof summary, "%s%.0f GB/s per port each way",
+                          default_ports > 0 ? (std::to_string(ports) + " ports, ").c_str() : "",
+                          bandwidth / 1e9);
+            system::BuiltModule b;
+            b.module = std::make_unique<PortedModule>(name.c_str(), kind, summary, specs,
+                                                      std::string(kind) + "_port");
+            b.ports = specs;
+            return b;
+        }};
 }
 
 }  // namespace

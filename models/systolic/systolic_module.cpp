@@ -14,14 +14,13 @@ SystolicModule::SystolicModule(sc_core::sc_module_name name, const SystolicParam
     const ArrayParams& a = p.array;
     parts_.push_back(std::make_unique<system::StructureModule>(
         "matrix_unit", "systolic_array",
-        std::to_string(a.rows) + "×" + std::to_string(a.cols) + " MACs, " +
-            to_string(a.dataflow)));
-    parts_.push_back(std::make_unique<system::StructureModule>("ifmap_buffer", "sram",
-                                                               kib(a.ifmap_sram_bytes)));
-    parts_.push_back(std::make_unique<system::StructureModule>("weight_fifo", "sram",
-                                                               kib(a.filter_sram_bytes)));
-    parts_.push_back(std::make_unique<system::StructureModule>("accumulators", "sram",
-                                                               kib(a.ofmap_sram_bytes)));
+        std::to_string(a.rows) + "×" + std::to_string(a.cols) + " MACs, " + to_string(a.dataflow)));
+    parts_.push_back(
+        std::make_unique<system::StructureModule>("ifmap_buffer", "sram", kib(a.ifmap_sram_bytes)));
+    parts_.push_back(
+        std::make_unique<system::StructureModule>("weight_fifo", "sram", kib(a.filter_sram_bytes)));
+    parts_.push_back(
+        std::make_unique<system::StructureModule>("accumulators", "sram", kib(a.ofmap_sram_bytes)));
 }
 
 }  // namespace sim::systolic

@@ -84,7 +84,8 @@ void print_table(const ModelDescription& model, const MemoryOptions& o, const Me
     }
     row(activations, m.activations);
     row("total", m.total());
-    std::printf("\nthe textbook's rule [hw-chapter], activations = %gP:\n", m.activation_element_bytes);
+    std::printf("\nthe textbook's rule [hw-chapter], activations = %gP:\n",
+                m.activation_element_bytes);
     row("  activations", m.chapter_activations);
     row(amp ? "  total (18P)" : "  total (20P)", m.chapter_total());
     std::printf("(GB = 1e9 bytes, the textbook's unit)\n");

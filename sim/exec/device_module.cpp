@@ -16,10 +16,7 @@ TimePs now_ps() {
 DeviceModule::DeviceModule(sc_core::sc_module_name name,
                            std::string kind,
                            const JobTableParams& params)
-    : sc_core::sc_module(name),
-      kind_(std::move(kind)),
-      table_(params),
-      dummy_data_(1) {
+    : sc_core::sc_module(name), kind_(std::move(kind)), table_(params), dummy_data_(1) {
     mem_socket.register_nb_transport_bw(this, &DeviceModule::nb_transport_bw);
     SC_METHOD(on_wakeup);
     sensitive << wake_;
@@ -112,8 +109,7 @@ void DeviceModule::send_queued() {
             answered(*trans, now_ps() + TimePs{delay.value()});
         } else if (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP) {
             answered(*trans, now_ps() + TimePs{delay.value()});
-        } else if (s == tlm::TLM_ACCEPTED ||
-                   (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_REQ)) {
+        } else if (s == tlm::TLM_ACCEPTED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_REQ)) {
             open_ = trans;  // END_REQ will come through nb_transport_bw
         }
         // TLM_UPDATED with END_REQ: the next request may go at once.

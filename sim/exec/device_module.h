@@ -32,9 +32,7 @@ class DeviceModule : public sc_core::sc_module, public DeviceExecutor {
 
     SC_HAS_PROCESS(DeviceModule);
     /// kind: the device kind of the hardware file ("gpu", "systolic", "cim").
-    DeviceModule(sc_core::sc_module_name name,
-                 std::string kind,
-                 const JobTableParams& params = {});
+    DeviceModule(sc_core::sc_module_name name, std::string kind, const JobTableParams& params = {});
 
     /// Blocks the calling SystemC thread until the job has finished.
     JobTimes run(const Job& job) override;

@@ -75,10 +75,10 @@ class OpModel {
 /// Everything a model factory may use to build itself. Models read their params from hw
 /// (every key they read becomes known; unread keys are reported as unknown).
 struct ModelContext {
-    const ConfigNode& hw;  ///< the root of the hardware config
-    StatGroup& stats;      ///< the model's own stats group
-    Logging& logging;      ///< named loggers with a simulated-time prefix
-    uint64_t seed;         ///< the run's random seed
+    const ConfigNode& hw;            ///< the root of the hardware config
+    StatGroup& stats;                ///< the model's own stats group
+    Logging& logging;                ///< named loggers with a simulated-time prefix
+    uint64_t seed;                   ///< the run's random seed
     exec::DeviceExecutor& executor;  ///< runs the device's jobs, shared by all its models
 };
 

@@ -96,7 +96,8 @@ BuiltModule build_interconnect(const std::string& name, const ConfigNode& c) {
 
 void register_generic_kinds(KindRegistry& kinds) {
     kinds.add({"memory",
-               "a memory of a given bandwidth (bandwidth:, queue:; or ideal: true), serving chunk requests in "
+               "a memory of a given bandwidth (bandwidth:, queue:; or ideal: true), serving chunk "
+               "requests in "
                "arrival order; port in",
                false, build_memory});
     kinds.add({"interconnect",

@@ -60,7 +60,7 @@ class ChunkMemory : public sc_core::sc_module {
         tlm::tlm_generic_payload* trans;
         TimePs arrival;
         uintptr_t origin;
-        double left = 0;      ///< bytes still to move, once in service
+        double left = 0;  ///< bytes still to move, once in service
         bool serving = false;
     };
     ChunkMemoryParams params_;
@@ -69,7 +69,7 @@ class ChunkMemory : public sc_core::sc_module {
     tlm::tlm_generic_payload* blocked_ = nullptr;  // arrived while the queue was full
     TimePs blocked_arrival_{0};
     TimePs last_{0};
-    bool response_open_ = false;  // BEGIN_RESP sent, END_RESP not yet received
+    bool response_open_ = false;                      // BEGIN_RESP sent, END_RESP not yet received
     std::deque<tlm::tlm_generic_payload*> finished_;  // waiting for the response channel
     sc_core::sc_event wake_;
     uint64_t served_ = 0;

@@ -33,12 +33,10 @@ void Interconnect::forward() {
         const tlm::tlm_sync_enum s = init_socket->nb_transport_fw(*w.trans, phase, delay);
         if (s == tlm::TLM_ACCEPTED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_REQ)) {
             open_ = w.trans;
-        } else if (s == tlm::TLM_COMPLETED ||
-                   (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
+        } else if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
             // Answered at once (an ideal memory): pass the answer back.
             tlm::tlm_phase up = tlm::BEGIN_RESP;
-            sc_core::sc_time back =
-                delay + sc_core::sc_time::from_value(params_.latency.value());
+            sc_core::sc_time back = delay + sc_core::sc_time::from_value(params_.latency.value());
             origin_.erase(w.trans);
             tgt_socket[w.input]->nb_transport_bw(*w.trans, up, back);
         }

@@ -51,7 +51,7 @@ class Interconnect : public sc_core::sc_module {
     };
     InterconnectParams params_;
     std::deque<Waiting> queue_;
-    std::deque<Waiting> blocked_;  // inputs whose END_REQ waits for queue room
+    std::deque<Waiting> blocked_;               // inputs whose END_REQ waits for queue room
     tlm::tlm_generic_payload* open_ = nullptr;  // sent downstream, END_REQ not yet back
     std::unordered_map<tlm::tlm_generic_payload*, int> origin_;
     std::unordered_map<tlm::tlm_generic_payload*, int> response_open_;  // upstream owes END_RESP

@@ -258,13 +258,13 @@ TEST(Cli, MemoryOpsAndKernelsOnTwoStreamsShareTheHbm) {
     testing::TempDir dir;
     const std::string kernel = "  - {name: k, kind: elementwise, elements: 16777216, stream: 0}\n";
     const std::string alone = dir.write("alone.yaml", "version: 1\nops:\n" + kernel);
-    const std::string both =
-        dir.write("both.yaml", "version: 1\nops:\n" + kernel +
-                                   "  - {name: d, kind: dram_traffic, bytes: 67108864, stream: 1}\n");
+    const std::string both = dir.write(
+        "both.yaml", "version: 1\nops:\n" + kernel +
+                         "  - {name: d, kind: dram_traffic, bytes: 67108864, stream: 1}\n");
     const auto run = [&](const std::string& trace, const std::string& name) {
         const auto out = dir.path() / name;
-        EXPECT_EQ(wallsim("run " + kH100 + " --trace " + trace + " --out " + out.string(), dir).code,
-                  0);
+        EXPECT_EQ(
+            wallsim("run " + kH100 + " --trace " + trace + " --out " + out.string(), dir).code, 0);
         return nlohmann::json::parse(slurp(out / "stats.json"));
     };
     const auto a = run(alone, "a");

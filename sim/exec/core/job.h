@@ -15,8 +15,9 @@ namespace sim::exec {
 
 /// One operator's demand on its device.
 struct Job {
-    TimePs duration;          ///< time alone on the device (the timing model's answer), > 0
-    double compute = 0;       ///< share of the compute slots (SMs' CTA slots, the array) it fills alone, [0, 1]
+    TimePs duration;  ///< time alone on the device (the timing model's answer), > 0
+    double compute =
+        0;  ///< share of the compute slots (SMs' CTA slots, the array) it fills alone, [0, 1]
     double link = 0;          ///< share of the device's link bandwidth it uses alone, [0, 1]
     double copy = 0;          ///< share of the copy (DMA) engines it uses alone, [0, 1]
     double memory_bytes = 0;  ///< bytes it moves through the device's memory port, >= 0

@@ -20,9 +20,10 @@
 namespace sim::exec {
 
 struct JobTableParams {
-    double min_chunk_bytes = 256.0 * 1024;  ///< a job's memory traffic is cut into chunks of at least this, B
-    uint32_t max_chunks = 64;               ///< and into at most this many chunks, >= 1
-    uint32_t lookahead = 2;                 ///< chunks a job may have asked for beyond the one it is using, >= 1
+    double min_chunk_bytes =
+        256.0 * 1024;          ///< a job's memory traffic is cut into chunks of at least this, B
+    uint32_t max_chunks = 64;  ///< and into at most this many chunks, >= 1
+    uint32_t lookahead = 2;    ///< chunks a job may have asked for beyond the one it is using, >= 1
 
     void validate() const;  ///< throws SimBug
 };

@@ -41,17 +41,29 @@ std::string keys_read_more_than_once(const std::string& preset) {
 
 // A system: every instance's module built, every device's models set up, as `wallsim run
 // --system` does.
-std::string keys_read_more_than_once_in_system(const std::string& file) {
+// Every module kind and device wallsim ships, registered once.
+struct Registries {
     Registry registry;
-    register_all(registry);
     system::KindRegistry kinds;
-    register_all_kinds(kinds);
     std::vector<std::string> device_kinds;
-    for (const DeviceEntry& d : registry.devices())
-        device_kinds.push_back(d.kind);
-    const system::System machine(
-        kinds, system::SystemSpec::from_file(std::string(WALLSIM_SOURCE_DIR) + "/configs/" + file,
-                                             {}, device_kinds));
+    Registries() {
+        register_all(registry);
+        register_all_kinds(kinds);
+        for (const DeviceEntry& d : registry.devices())
+            device_kinds.push_back(d.kind);
+    }
+    /// configs/<file> elaborated as a system.
+    system::System system(const std::string& file) const {
+        return system::System(
+            kinds, system::SystemSpec::from_file(
+                       std::string(WALLSIM_SOURCE_DIR) + "/configs/" + file, {}, device_kinds));
+    }
+};
+
+std::string keys_read_more_than_once_in_system(const std::string& file) {
+    const Registries r;
+    const Registry& registry = r.registry;
+    const system::System machine = r.system(file);
     StatGroup stats(nullptr, "");
     Logging logging(spdlog::level::off, [] { return TimePs{0}; });
     std::vector<std::unique_ptr<HardwareSetup>> setups;
@@ -97,17 +109,8 @@ INSTANTIATE_TEST_SUITE_P(HardwarePresets,
 // A GPU wired to another memory (gpu_cim: one HBM stack through an interconnect) is resolved
 // against that memory's hbm: section, even when its module read its own file's first.
 TEST(ParamsResolvedOnce, AGpuResolvesTheHbmItsMemoryPortReaches) {
-    Registry registry;
-    register_all(registry);
-    system::KindRegistry kinds;
-    register_all_kinds(kinds);
-    std::vector<std::string> device_kinds;
-    for (const DeviceEntry& d : registry.devices())
-        device_kinds.push_back(d.kind);
-    const system::System machine(
-        kinds,
-        system::SystemSpec::from_file(
-            std::string(WALLSIM_SOURCE_DIR) + "/configs/systems/gpu_cim.yaml", {}, device_kinds));
+    const Registries r;
+    const system::System machine = r.system("systems/gpu_cim.yaml");
     const ConfigNode gpu = ConfigNode::root_of(machine.find("gpu0")->spec->config);
     EXPECT_EQ(resolved<hw::HardwareParams>(gpu).hbm.stacks, 1u);
     EXPECT_EQ(resolved<hbm::HbmParams>(gpu).core.stacks, 1u);

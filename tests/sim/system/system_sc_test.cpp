@@ -146,10 +146,9 @@ struct Fixture {
 
 TEST(SystemBuilder, GpuCimBuildsTheModuleTree) {
     Fixture fx;
-    system::System sys(fx.kinds, system::SystemSpec::from_file(
-                                     std::string(WALLSIM_SOURCE_DIR) +
-                                         "/configs/systems/gpu_cim.yaml",
-                                     {}, fx.devices()));
+    system::System sys(fx.kinds, system::SystemSpec::from_file(std::string(WALLSIM_SOURCE_DIR) +
+                                                                   "/configs/systems/gpu_cim.yaml",
+                                                               {}, fx.devices()));
     EXPECT_EQ(sys.devices().size(), 2u);
     EXPECT_NE(sc_core::sc_find_object("gpu0.sm_131.sub_partition_3.tensor_core"), nullptr);
     EXPECT_NE(sc_core::sc_find_object("gpu0.sm_0.sub_partition_0.warp_scheduler"), nullptr);
@@ -170,10 +169,9 @@ TEST(SystemBuilder, GpuCimBuildsTheModuleTree) {
 
 TEST(SystemBuilder, DgxH100WiresEveryNvlinkToASwitchPort) {
     Fixture fx;
-    system::System sys(fx.kinds, system::SystemSpec::from_file(
-                                     std::string(WALLSIM_SOURCE_DIR) +
-                                         "/configs/systems/dgx_h100.yaml",
-                                     {}, fx.devices()));
+    system::System sys(fx.kinds, system::SystemSpec::from_file(std::string(WALLSIM_SOURCE_DIR) +
+                                                                   "/configs/systems/dgx_h100.yaml",
+                                                               {}, fx.devices()));
     EXPECT_EQ(sys.devices().size(), 8u);
     const auto* port =
         dynamic_cast<system::StructureModule*>(sc_core::sc_find_object("gpu7.nvlink_17"));
@@ -192,45 +190,48 @@ void expect_error(Fixture& fx,
 
 TEST(SystemBuilder, AnUnboundMemoryPortIsAConfigError) {
     Fixture fx;
-    expect_error(fx, ("instances:\n  gpu0: {extends: HW/h100.yaml}\n"),
-                        "test_system.yaml:2", "gpu0.mem is not connected");
+    expect_error(fx, ("instances:\n  gpu0: {extends: HW/h100.yaml}\n"), "test_system.yaml:2",
+                 "gpu0.mem is not connected");
 }
 
 TEST(SystemBuilder, TwoInitiatorsOnOneMemoryNeedAnInterconnect) {
     Fixture fx;
-    expect_error(fx, ("instances:\n"
-                                      "  gpu0: {extends: HW/h100.yaml}\n"
-                                      "  gpu1: {extends: HW/h100.yaml}\n"
-                                      "  hbm0: {kind: hbm, extends: HW/h100.yaml}\n"
-                                      "connections:\n"
-                                      "  - gpu0.mem -> hbm0\n"
-                                      "  - gpu1.mem -> hbm0\n"),
-                        "test_system.yaml:7", "need an interconnect");
+    expect_error(fx,
+                 ("instances:\n"
+                  "  gpu0: {extends: HW/h100.yaml}\n"
+                  "  gpu1: {extends: HW/h100.yaml}\n"
+                  "  hbm0: {kind: hbm, extends: HW/h100.yaml}\n"
+                  "connections:\n"
+                  "  - gpu0.mem -> hbm0\n"
+                  "  - gpu1.mem -> hbm0\n"),
+                 "test_system.yaml:7", "need an interconnect");
 }
 
 TEST(SystemBuilder, AConnectionToAnUnknownInstanceNamesTheInstances) {
     Fixture fx;
-    expect_error(fx, ("instances:\n"
-                                      "  gpu0: {extends: HW/h100.yaml}\n"
-                                      "connections:\n"
-                                      "  - gpu0.mem -> hbm9\n"),
-                        "test_system.yaml:4", "no instance 'hbm9'; instances: gpu0");
+    expect_error(fx,
+                 ("instances:\n"
+                  "  gpu0: {extends: HW/h100.yaml}\n"
+                  "connections:\n"
+                  "  - gpu0.mem -> hbm9\n"),
+                 "test_system.yaml:4", "no instance 'hbm9'; instances: gpu0");
 }
 
 TEST(SystemBuilder, AMemoryPortCannotGoToASwitch) {
     Fixture fx;
-    expect_error(fx, ("instances:\n"
-                                      "  gpu0: {extends: HW/h100.yaml}\n"
-                                      "  sw: {kind: nvswitch}\n"
-                                      "connections:\n"
-                                      "  - gpu0.mem -> sw\n"),
-                        "test_system.yaml:5", "sw (nvswitch) has no single a memory target");
+    expect_error(fx,
+                 ("instances:\n"
+                  "  gpu0: {extends: HW/h100.yaml}\n"
+                  "  sw: {kind: nvswitch}\n"
+                  "connections:\n"
+                  "  - gpu0.mem -> sw\n"),
+                 "test_system.yaml:5", "sw (nvswitch) has no single a memory target");
 }
 
 TEST(SystemBuilder, AnUnknownKindListsTheKinds) {
     Fixture fx;
     expect_error(fx, ("instances:\n  x: {kind: tpu}\n"), "test_system.yaml:2",
-                        "'tpu' is not a module kind; expected one of: memory, interconnect");
+                 "'tpu' is not a module kind; expected one of: memory, interconnect");
 }
 
 }  // namespace

@@ -275,10 +275,10 @@ TEST(AddressMapping, ColumnXorFoldsColumnBitsLikeMop4clxor) {
     // 0-1 = t[0:1], pc = t[2], sid = t[3], bg = t[4:5], bank = t[6:7], column bits 2-4 =
     // t[8:10], row = t >> 11; then pc ^= col[0], sid ^= col[1], bg ^= col[2:3], bank ^= col[4]
     // (the column has five bits), row unchanged.
-    const AddressMapping m(hbm3_channel(),
-                           {"offset", "column:2", "pseudo_channel", "sid", "bank_group", "bank",
-                            "column", "row"},
-                           false, false, /*column_xor=*/true);
+    const AddressMapping m(
+        hbm3_channel(),
+        {"offset", "column:2", "pseudo_channel", "sid", "bank_group", "bank", "column", "row"},
+        false, false, /*column_xor=*/true);
     for (uint64_t t : {0ull, 1ull, 3ull, 0x5aull, 0x7ffull, 0x1234ull, 0x3a5c7ull}) {
         const uint64_t col = (t & 3) | ((t >> 8) & 7) << 2;
         const uint64_t pc = ((t >> 2) & 1) ^ (col & 1);
@@ -300,10 +300,9 @@ TEST(AddressMapping, ColumnXorFoldsColumnBitsLikeMop4clxor) {
 TEST(AddressMapping, RoBaRaCoChLayoutIsLinear) {
     // RoBaRaCoCh (ramulator2 ro_ba_ra_co_ch.cpp): column at the bottom, then pseudo-channel,
     // stack ID, bank group, bank and row, no hash: an address is its fields' digits.
-    const AddressMapping m(hbm3_channel(),
-                           {"offset", "column", "pseudo_channel", "sid", "bank_group", "bank",
-                            "row"},
-                           false);
+    const AddressMapping m(
+        hbm3_channel(), {"offset", "column", "pseudo_channel", "sid", "bank_group", "bank", "row"},
+        false);
     const uint64_t t = (((((77 * 4 + 2) * 4 + 3) * 2 + 1) * 2 + 1) * 32) + 19;
     const AddressParts a = m.decode(t * 32);
     EXPECT_EQ(a.column, 19u);
