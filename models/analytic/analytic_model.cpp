@@ -4,6 +4,8 @@
 #include <cmath>
 #include <systemc>
 
+#include "sim/exec/core/link_sends.h"
+
 namespace sim::analytic {
 
 using energy::ClockedLoad;
@@ -92,6 +94,12 @@ OpResult AnalyticModel::execute(const Op& op) {
         job.link = 1;
         job.compute = hw_.collective_sm_share();
         job.memory_bytes = 2 * cost.wire_bytes;
+        // Over named devices, what it sends crosses the system's link modules.
+        job.link_sends = exec::group_sends(
+            op, op.kind == OpKind::AllToAll ? exec::SendPattern::AllToAll : exec::SendPattern::Ring,
+            cost.wire_bytes, executor_);
+        // The link modules then share the links by what each sends, not a whole link share.
+        if (!job.link_sends.empty()) job.link = 0;
         link_busy_ += timing.duration;
     } else if (cost.unit == ComputeUnit::Host) {
         job.copy = 1;

@@ -52,13 +52,22 @@ GpuModule::GpuModule(sc_core::sc_module_name name,
         sms_.push_back(std::make_unique<SmModule>(indexed("sm", s).c_str(), sub_partitions));
     l2_ = std::make_unique<system::StructureModule>(
         "l2", "l2", figure(double(hw.l2_bytes) / 1e6, "MB") + ", crossbar to the memory port");
+    // NVLink: link_bandwidth counts both directions together; data moves at its efficiency.
+    const double nvlink = hw.nvlink.link_bandwidth / 2 * hw.nvlink.efficiency;
     for (uint32_t l = 0; l < hw.nvlink.links; ++l) {
-        nvlinks_.push_back(std::make_unique<system::StructureModule>(
+        nvlinks_.push_back(std::make_unique<tlm_util::LinkPort>(
             indexed("nvlink", l).c_str(), "nvlink_port",
-            figure(hw.nvlink.link_bandwidth / 2 / 1e9, "GB/s each way")));
+            figure(hw.nvlink.link_bandwidth / 2 / 1e9, "GB/s each way") + ", " +
+                figure(nvlink / 1e9, "GB/s of data"),
+            *this, nvlink));
+        add_link_port(*nvlinks_.back());
     }
-    pcie_ = std::make_unique<system::StructureModule>(
-        "pcie", "pcie_port", figure(hw.pcie_bandwidth_per_direction() / 1e9, "GB/s each way"));
+    const double pcie = hw.pcie_bandwidth_per_direction();
+    pcie_ = std::make_unique<tlm_util::LinkPort>(
+        "pcie", "pcie_port", figure(pcie / 1e9, "GB/s each way"), *this,
+        pcie > 0 ? pcie
+                 : 1e15);  // without a PCIe section: the peer's speed (connect takes the lower)
+    add_link_port(*pcie_);
 }
 
 }  // namespace sim::gpu

@@ -15,6 +15,7 @@
 #include "models/hw/hw_params.h"
 #include "sim/exec/device_module.h"
 #include "sim/system/structure.h"
+#include "sim/tlm/link_port.h"
 
 namespace sim::gpu {
 
@@ -27,14 +28,14 @@ class GpuModule final : public exec::DeviceModule {
 
     uint32_t sm_count() const { return static_cast<uint32_t>(sms_.size()); }
     /// The link port called nvlink_<i> (i < links).
-    system::StructureModule& nvlink(uint32_t i) { return *nvlinks_.at(i); }
-    system::StructureModule& pcie() { return *pcie_; }
+    tlm_util::LinkPort& nvlink(uint32_t i) { return *nvlinks_.at(i); }
+    tlm_util::LinkPort& pcie() { return *pcie_; }
 
   private:
     std::vector<std::unique_ptr<system::StructureModule>> sms_;
     std::unique_ptr<system::StructureModule> l2_;
-    std::vector<std::unique_ptr<system::StructureModule>> nvlinks_;
-    std::unique_ptr<system::StructureModule> pcie_;
+    std::vector<std::unique_ptr<tlm_util::LinkPort>> nvlinks_;
+    std::unique_ptr<tlm_util::LinkPort> pcie_;
 };
 
 }  // namespace sim::gpu

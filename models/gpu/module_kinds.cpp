@@ -19,6 +19,7 @@ void register_gpu_kinds(system::KindRegistry& kinds) {
                        std::make_unique<GpuModule>(name.c_str(), hw, gpu.core.sm.sub_partitions);
                    system::BuiltModule b;
                    b.device = m.get();
+                   b.link_node = m.get();
                    b.mem_initiator = &m->mem_socket;
                    system::PortSpec mem{"mem", system::PortRole::MemoryInitiator};
                    mem.required = true;

@@ -116,6 +116,9 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
         if (p.nvlink.links > 0 && !(p.nvlink.link_bandwidth > 0)) {
             nv->fail("link_bandwidth", "must be greater than 0 when links > 0");
         }
+        nv->get("efficiency", p.nvlink.efficiency);
+        if (!(p.nvlink.efficiency > 0 && p.nvlink.efficiency <= 1))
+            nv->fail("efficiency", "must be in (0, 1]");
     }
     if (auto pcie = root.optional_child("pcie")) {
         pcie->get("generation", p.pcie.generation);
@@ -161,6 +164,10 @@ double HardwareParams::hbm_bandwidth() const {
 
 double HardwareParams::nvlink_bandwidth_per_direction() const {
     return static_cast<double>(nvlink.links) * nvlink.link_bandwidth / 2.0;
+}
+
+double HardwareParams::nvlink_data_bandwidth_per_direction() const {
+    return nvlink_bandwidth_per_direction() * nvlink.efficiency;
 }
 
 double HardwareParams::pcie_bandwidth_per_direction() const {

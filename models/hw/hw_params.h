@@ -42,6 +42,9 @@ struct NvlinkParams {
     uint32_t generation = 0;
     uint32_t links = 0;         ///< 0: no NVLink
     double link_bandwidth = 0;  ///< per link, both directions together, B/s
+    /// Share of link_bandwidth that carries data (packet headers, CRC and flow control take
+    /// the rest), (0, 1]; the link modules of a system send at link_bandwidth × efficiency.
+    double efficiency = 1;
 };
 
 struct PcieParams {
@@ -84,6 +87,8 @@ struct HardwareParams {
     double hbm_bandwidth() const;
     /// NVLink bandwidth per direction, B/s: links × link bandwidth / 2.
     double nvlink_bandwidth_per_direction() const;
+    /// The data it carries per direction, B/s: nvlink_bandwidth_per_direction × efficiency.
+    double nvlink_data_bandwidth_per_direction() const;
     /// Host-link bandwidth per direction, B/s: lanes × lane rate × 128/130 / 8.
     double pcie_bandwidth_per_direction() const;
     /// Ridge point (peak FLOP/s ÷ peak bandwidth), FLOP/B; 0 when the rate is absent.

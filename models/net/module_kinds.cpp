@@ -1,38 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The network module kinds of a system file: NVSwitch, InfiniBand switch, NIC and host (PCIe
-// root). They give a system its wiring (which GPU link reaches which switch port); collectives
-// are timed by the network model (models/net) over the topology the device's network:
-// section names.
+// root), each a LinkSwitch (sim/tlm/link_switch.h) that forwards the chunks devices send each
+// other over their links. A collective's time alone comes from the network model (models/net);
+// its chunks crossing these modules are what makes concurrent traffic on shared links slow.
 #include <cstdio>
 
 #include "models/net/register.h"
 #include "sim/system/kind_registry.h"
 #include "sim/system/structure.h"
+#include "sim/tlm/link_switch.h"
 
 namespace sim::net {
 
 namespace {
-
-/// A switch, NIC or host: its ports as child modules (each remembers its peer once wired).
-class PortedModule final : public system::StructureModule {
-  public:
-    PortedModule(sc_core::sc_module_name name,
-                 const std::string& kind,
-                 const std::string& summary,
-                 const std::vector<system::PortSpec>& ports,
-                 const std::string& port_kind)
-        : system::StructureModule(name, kind, summary) {
-        for (const system::PortSpec& p : ports) {
-            for (uint32_t i = 0; i < p.count; ++i) {
-                const std::string n = p.indexed ? p.name + "_" + std::to_string(i) : p.name;
-                ports_.push_back(std::make_unique<system::StructureModule>(n.c_str(), port_kind));
-            }
-        }
-    }
-
-  private:
-    std::vector<std::unique_ptr<system::StructureModule>> ports_;
-};
 
 system::ModuleKind ported_kind(const char* kind,
                                const char* description,
@@ -60,9 +40,17 @@ system::ModuleKind ported_kind(const char* kind,
             std::snprintf(summary, sizeof summary, "%s%.0f GB/s per port each way",
                           default_ports > 0 ? (std::to_string(ports) + " ports, ").c_str() : "",
                           bandwidth / 1e9);
+            std::vector<tlm_util::LinkSwitchPort> ports_of;
+            for (const system::PortSpec& p : specs) {
+                for (uint32_t i = 0; i < p.count; ++i)
+                    ports_of.push_back(
+                        {p.indexed ? p.name + "_" + std::to_string(i) : p.name, bandwidth});
+            }
+            auto m = std::make_unique<tlm_util::LinkSwitch>(name.c_str(), kind, summary, ports_of,
+                                                            std::string(kind) + "_port");
             system::BuiltModule b;
-            b.module = std::make_unique<PortedModule>(name.c_str(), kind, summary, specs,
-                                                      std::string(kind) + "_port");
+            b.link_node = m.get();
+            b.module = std::move(m);
             b.ports = specs;
             return b;
         }};

@@ -6,6 +6,7 @@
 
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
+#include "sim/exec/core/link_sends.h"
 
 namespace sim::net {
 
@@ -19,6 +20,13 @@ std::optional<Collective> collective_of(OpKind k) {
         case OpKind::AllToAll: return Collective::AllToAll;
         default: return std::nullopt;
     }
+}
+
+exec::SendPattern send_pattern(OpKind k, Algorithm a) {
+    if (k == OpKind::AllToAll) return exec::SendPattern::AllToAll;
+    if (a == Algorithm::Nvls) return exec::SendPattern::ThroughSwitch;
+    if (a == Algorithm::Tree) return exec::SendPattern::Chain;
+    return exec::SendPattern::Ring;
 }
 
 }  // namespace
@@ -133,6 +141,11 @@ OpResult NetOpModel::execute(const Op& op) {
     job.link = 1;
     job.compute = std::min(1.0, double(std::max<uint32_t>(r.channels, 1)) / double(sm_count_));
     job.memory_bytes = 2 * r.bytes_sent_per_rank;
+    // Over named devices, what it sends crosses the system's link modules.
+    job.link_sends =
+        exec::group_sends(op, send_pattern(op.kind, r.algorithm), r.bytes_sent_per_rank, executor_);
+    // The link modules then share the links by what each sends, not a whole link share.
+    if (!job.link_sends.empty()) job.link = 0;
     const exec::JobTimes ran = executor_.run(job);
     const TimePs start = ran.start;
     const TimePs end = ran.end;

@@ -24,9 +24,9 @@ void register_net(Registry& r) {
              Algorithm algorithm = Algorithm::Auto;
              std::optional<Protocol> protocol;
              auto network = network_of(ctx.hw, algorithm, protocol);
-             return std::make_unique<NetOpModel>(std::move(network), algorithm, protocol,
-                                                 energy.table, hw.nvlink_bandwidth_per_direction(),
-                                                 hw.sm_count, ctx.executor);
+             return std::make_unique<NetOpModel>(
+                 std::move(network), algorithm, protocol, energy.table,
+                 hw.nvlink_data_bandwidth_per_direction(), hw.sm_count, ctx.executor);
          }});
     r.add_command({"net",
                    "collectives over a cluster network: time, algbw and busbw per message size "

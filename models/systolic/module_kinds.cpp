@@ -16,6 +16,7 @@ void register_systolic_kinds(system::KindRegistry& kinds) {
                    auto m = std::make_unique<SystolicModule>(name.c_str(), p);
                    system::BuiltModule b;
                    b.device = m.get();
+                   b.link_node = m.get();
                    b.mem_initiator = &m->mem_socket;
                    system::PortSpec mem{"mem", system::PortRole::MemoryInitiator};
                    mem.required = true;

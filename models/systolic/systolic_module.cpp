@@ -21,6 +21,13 @@ SystolicModule::SystolicModule(sc_core::sc_module_name name, const SystolicParam
         std::make_unique<system::StructureModule>("weight_fifo", "sram", kib(a.filter_sram_bytes)));
     parts_.push_back(
         std::make_unique<system::StructureModule>("accumulators", "sram", kib(a.ofmap_sram_bytes)));
+    // The host link of the tpu: section; without one, a port of the host's speed.
+    const double host = p.tpu.host_bytes_per_cycle * a.clock_hz;
+    pcie_ = std::make_unique<tlm_util::LinkPort>(
+        "pcie", "pcie_port",
+        host > 0 ? std::to_string(static_cast<int>(host / 1e9 + 0.5)) + " GB/s each way" : "",
+        *this, host > 0 ? host : 1e15);
+    add_link_port(*pcie_);
 }
 
 }  // namespace sim::systolic

@@ -13,6 +13,7 @@
 #include "models/systolic/systolic_params.h"
 #include "sim/exec/device_module.h"
 #include "sim/system/structure.h"
+#include "sim/tlm/link_port.h"
 
 namespace sim::systolic {
 
@@ -22,6 +23,7 @@ class SystolicModule final : public exec::DeviceModule {
 
   private:
     std::vector<std::unique_ptr<system::StructureModule>> parts_;
+    std::unique_ptr<tlm_util::LinkPort> pcie_;
 };
 
 }  // namespace sim::systolic

@@ -198,6 +198,17 @@ std::string resolved_system_text(const system::System& machine, const RunOptions
 
 }  // namespace
 
+// A collective over named devices sends over the system's links: each of its devices must
+// reach the others through its link ports.
+void check_group_links(const Op& op, const exec::DeviceExecutor& device, const std::string& file) {
+    for (const std::string& peer : op.group) {
+        if (peer == op.device || device.link_id_of(peer)) continue;
+        throw ConfigError(op.where, "group",
+                          "'" + op.device + "' has no link path to '" + peer + "' in " + file +
+                              "; connect their nvlink or pcie ports, directly or through a switch");
+    }
+}
+
 std::vector<std::string> device_kinds(const Registry& registry) {
     std::vector<std::string> kinds;
     for (const DeviceEntry& d : registry.devices())
@@ -401,6 +412,10 @@ RunSummary run_simulation(const Registry& registry,
         if (f.empty()) continue;
         fallbacks.add(op, f);
         fallback_of[op.index] = f.describe();
+    }
+    for (const Op& op : trace.ops) {
+        if (op.group.empty()) continue;
+        check_group_links(op, *machine.find(op.device)->built.device, machine.spec().file);
     }
     if (options.strict && fallbacks.count() > 0) throw fallbacks.strict_error();
     OutputDir out(options.out_dir);

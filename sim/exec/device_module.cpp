@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
+#include "sim/tlm/route_extension.h"
 
 namespace sim::exec {
 
@@ -30,20 +31,118 @@ void DeviceModule::step(TimePs now) {
     // Answers that count now (their annotated delay has passed), then whatever they unblock.
     bool any = false;
     while (!answers_.empty() && answers_.begin()->first <= now) {
-        table_.chunk_done(answers_.begin()->second);
+        table_.chunk_done(answers_.begin()->second.job, answers_.begin()->second.port);
         answers_.erase(answers_.begin());
         any = true;
     }
     if (any) table_.advance(now, issue_, finished_);
-    for (const ChunkRequest& c : issue_)
-        to_send_.push_back(c);
+    for (const ChunkRequest& c : issue_) {
+        if (c.port == Port::Link)
+            send_link_chunk(c);
+        else
+            to_send_.push_back(c);
+    }
     send_queued();
     for (uint64_t id : finished_) {
         auto it = waiting_.find(id);
         SIM_ASSERT(it != waiting_.end(), "a job finished that nobody waits for");
         it->second->notify();
         waiting_.erase(it);
+        link_sends_.erase(id);
+        link_total_.erase(id);
     }
+}
+
+std::optional<uint32_t> DeviceModule::link_id_of(const std::string& device) const {
+    auto it = routes_.ids.find(device);
+    if (it == routes_.ids.end() || it->second >= routes_.to.size() ||
+        routes_.to[it->second].empty())
+        return std::nullopt;
+    return it->second;
+}
+
+void DeviceModule::send_link_chunk(const ChunkRequest& c) {
+    const auto sends = link_sends_.find(c.job);
+    SIM_ASSERT(sends != link_sends_.end(), "a link chunk of a job without link sends");
+    const double total = link_total_.at(c.job);
+    uint32_t slot;
+    if (free_link_chunks_.empty()) {
+        slot = static_cast<uint32_t>(link_chunks_.size());
+        link_chunks_.push_back({});
+    } else {
+        slot = free_link_chunks_.back();
+        free_link_chunks_.pop_back();
+    }
+    link_chunks_[slot] = {c.job, 0, TimePs{0}};
+    const TimePs now = now_ps();
+    // The chunk carries its share of every destination's bytes, each split over the ports
+    // toward that destination in proportion to their bandwidth (whole bytes, summing up).
+    struct Part {
+        tlm_util::LinkPort* port;
+        double bytes;
+        uint32_t to;
+    };
+    std::vector<Part> parts;
+    for (const LinkSend& s : sends->second) {
+        SIM_ASSERT(s.to < routes_.to.size() && !routes_.to[s.to].empty(),
+                   "a link send to a device this one has no route to");
+        const double bytes = s.bytes * c.bytes / total;
+        const std::vector<tlm_util::LinkPort*>& ports = routes_.to[s.to];
+        double bandwidth = 0;
+        for (const tlm_util::LinkPort* p : ports)
+            bandwidth += p->bandwidth();
+        double share = 0, sent = 0;
+        for (tlm_util::LinkPort* p : ports) {
+            share += p->bandwidth();
+            const double upto = std::floor(bytes * share / bandwidth + 0.5);
+            if (upto > sent) parts.push_back({p, upto - sent, s.to});
+            sent = std::max(sent, upto);
+        }
+    }
+    if (parts.empty())
+        parts.push_back(
+            {routes_.to[sends->second.front().to].front(), 1, sends->second.front().to});
+    link_chunks_[slot].parts_left = static_cast<uint32_t>(parts.size());
+    for (const Part& part : parts) {
+        tlm::tlm_generic_payload* trans = pool_.acquire();
+        const auto bytes = static_cast<unsigned int>(part.bytes);
+        trans->set_command(tlm::TLM_WRITE_COMMAND);
+        trans->set_address(0);
+        trans->set_data_ptr(dummy_data_.data());
+        trans->set_data_length(bytes);
+        trans->set_streaming_width(bytes);
+        trans->set_byte_enable_ptr(nullptr);
+        trans->set_dmi_allowed(false);
+        trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        tlm_util::set_destination(*trans, part.to);
+        link_in_flight_[trans] = slot;
+        ++counters_.link_chunks;
+        counters_.link_bytes += bytes;
+        part.port->send(*trans, now);
+    }
+}
+
+tlm::tlm_sync_enum DeviceModule::arrived(tlm_util::LinkPort&,
+                                         tlm::tlm_generic_payload& trans,
+                                         TimePs) {
+    SIM_ASSERT(tlm_util::destination_of(trans) == routes_.self,
+               "a device got a chunk for another device (devices do not forward)");
+    counters_.link_bytes_in += double(trans.get_data_length());
+    return tlm::TLM_COMPLETED;
+}
+
+void DeviceModule::answered(tlm_util::LinkPort&, tlm::tlm_generic_payload& trans, TimePs at) {
+    auto it = link_in_flight_.find(&trans);
+    SIM_ASSERT(it != link_in_flight_.end(), "an answer to a link chunk never sent");
+    const uint32_t slot = it->second;
+    link_in_flight_.erase(it);
+    trans.release();
+    LinkChunk& c = link_chunks_[slot];
+    c.last = std::max(c.last, at);
+    if (--c.parts_left > 0) return;
+    answers_.emplace(c.last, Answer{c.job, Port::Link});
+    free_link_chunks_.push_back(slot);
+    wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void DeviceModule::on_wakeup() {
@@ -64,8 +163,19 @@ JobTimes DeviceModule::run(const Job& job) {
     step(start);
     issue_.clear();
     const uint64_t id = table_.add(job, start, issue_);
-    for (const ChunkRequest& c : issue_)
-        to_send_.push_back(c);
+    if (!job.link_sends.empty()) {
+        double total = 0;
+        for (const LinkSend& s : job.link_sends)
+            total += s.bytes;
+        link_sends_[id] = job.link_sends;
+        link_total_[id] = total;
+    }
+    for (const ChunkRequest& c : issue_) {
+        if (c.port == Port::Link)
+            send_link_chunk(c);
+        else
+            to_send_.push_back(c);
+    }
     send_queued();
     ++counters_.jobs;
     counters_.memory_bytes += job.memory_bytes;
@@ -121,7 +231,7 @@ void DeviceModule::answered(tlm::tlm_generic_payload& trans, TimePs at) {
     SIM_ASSERT(it != in_flight_.end(), "an answer to a chunk never sent");
     SIM_ASSERT(trans.get_response_status() == tlm::TLM_OK_RESPONSE,
                "the memory answered a chunk with an error");
-    answers_.emplace(at, it->second);
+    answers_.emplace(at, Answer{it->second, Port::Memory});
     in_flight_.erase(it);
     trans.release();
     wake_.notify(sc_core::SC_ZERO_TIME);

@@ -16,6 +16,7 @@
 
 #include "sim/config/config_node.h"
 #include "sim/exec/device_module.h"
+#include "sim/tlm/link_node.h"
 
 namespace sim::system {
 
@@ -36,6 +37,7 @@ struct BuiltModule {
     exec::DeviceModule* device = nullptr;  ///< set when the module runs operators
     tlm::tlm_initiator_socket<>* mem_initiator = nullptr;
     tlm::tlm_base_target_socket_b<>* mem_target = nullptr;
+    tlm_util::LinkNode* link_node = nullptr;  ///< set when the module has link ports
     std::vector<PortSpec> ports;
     std::string summary;  ///< one line of its main figures, for `wallsim elaborate`
 };

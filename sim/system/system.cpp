@@ -12,9 +12,12 @@
 #include "sim/config/presets.h"
 #include "sim/config/resolved.h"
 #include "sim/stats/group.h"
+#include "sim/system/fabric.h"
 #include "sim/system/structure.h"
 #include "sim/tlm/chunk_memory.h"
 #include "sim/tlm/interconnect.h"
+#include "sim/tlm/link_port.h"
+#include "sim/tlm/link_switch.h"
 
 namespace sim::system {
 
@@ -101,6 +104,11 @@ System::System(const KindRegistry& kinds, SystemSpec spec) : spec_(std::move(spe
         bind(c);
     check_required();
     attach_memories();
+    std::vector<FabricNode> fabric;
+    for (const Instance& inst : instances_) {
+        if (inst.built.link_node) fabric.push_back({inst.spec->name, inst.built.link_node});
+    }
+    route_fabric(fabric);
 }
 
 const System::Instance* System::find(const std::string& name) const {
@@ -227,17 +235,27 @@ void System::bind(const ConnectionSpec& c) {
         to.bindings.push_back(tp->name + " <- " + from.spec->name);
         return;
     }
-    // Link ports: record the peer on the port modules of both sides.
+    // Link ports: bind the two ports both ways (TLM-2.0) and record each one's peer.
+    if (&from == &to) {
+        throw ConfigError(c.where, "connections",
+                          "'" + c.from.text + "' and '" + c.to.text +
+                              "' are ports of one instance; a link joins two instances");
+    }
     for (uint32_t k = 0; k < n; ++k) {
         const std::string fname = fp->indexed ? fp->name + "_" + std::to_string(fi[k]) : fp->name;
         const std::string tname = tp->indexed ? tp->name + "_" + std::to_string(ti[k]) : tp->name;
         const std::string lat = c.latency.value() ? " (" + format_ns(c.latency) + ")" : "";
-        for (auto [side, port, peer] : {std::tuple{&from, fname, to.spec->name + "." + tname},
-                                        std::tuple{&to, tname, from.spec->name + "." + fname}}) {
-            const std::string full = side->spec->name + "." + port;
-            if (auto* m = dynamic_cast<StructureModule*>(sc_core::sc_find_object(full.c_str())))
-                m->set_peer(peer + lat);
-        }
+        const auto port_module = [](const Instance& side, const std::string& port) {
+            const std::string full = side.spec->name + "." + port;
+            auto* m = dynamic_cast<tlm_util::LinkPort*>(sc_core::sc_find_object(full.c_str()));
+            SIM_ASSERT(m, "link port " + full + " is not a LinkPort module");
+            return m;
+        };
+        tlm_util::LinkPort* a = port_module(from, fname);
+        tlm_util::LinkPort* b = port_module(to, tname);
+        a->connect(*b, c.latency);
+        a->set_peer(to.spec->name + "." + tname + lat);
+        b->set_peer(from.spec->name + "." + fname + lat);
     }
     from.bindings.push_back(c.from.text + " -> " + c.to.text +
                             (c.latency.value() ? " (" + format_ns(c.latency) + ")" : ""));
@@ -373,6 +391,14 @@ void System::publish(StatGroup& g) const {
                 .set(c.alone.value() ? double(c.elapsed.value()) / double(c.alone.value()) : 1.0);
             s.add_counter("most_at_once", "count", "most operators running at once") +=
                 c.most_at_once;
+            if (c.link_chunks > 0 || c.link_bytes_in > 0) {
+                s.add_counter("link_chunks", "count",
+                              "chunk transactions sent through its link ports") += c.link_chunks;
+                s.add_scalar("link_bytes", "B", "bytes it sent to other devices over its links")
+                    .set(c.link_bytes);
+                s.add_scalar("link_bytes_in", "B", "bytes other devices sent it over its links")
+                    .set(c.link_bytes_in);
+            }
         } else if (const auto* m =
                        dynamic_cast<const tlm_util::ChunkMemory*>(inst.built.module.get())) {
             s.add_counter("chunks", "count", "chunk requests served") += m->chunks_served();
@@ -380,6 +406,15 @@ void System::publish(StatGroup& g) const {
             s.add_scalar("busy", "s", "time spent moving data").set(to_seconds(m->busy()));
             s.add_scalar("queueing", "s", "summed time requests waited before their transfer")
                 .set(to_seconds(m->queueing()));
+        } else if (const auto* w =
+                       dynamic_cast<const tlm_util::LinkSwitch*>(inst.built.module.get())) {
+            s.add_counter("forwarded", "count", "link chunks it forwarded") += w->forwarded();
+            s.add_scalar("bytes", "B", "bytes it forwarded").set(w->bytes_forwarded());
+            TimePs busiest{0};
+            for (const tlm_util::LinkPort* p : w->link_ports())
+                busiest = std::max(busiest, p->counters().busy);
+            s.add_scalar("busiest_port", "s", "the longest any of its ports spent sending")
+                .set(to_seconds(busiest));
         } else if (const auto* x =
                        dynamic_cast<const tlm_util::Interconnect*>(inst.built.module.get())) {
             s.add_counter("forwarded", "count", "requests forwarded to the target") +=

@@ -177,8 +177,9 @@ struct Op {
     /// stream, and their streams go on once all have finished (NCCL's ranks). The index of the
     /// first copy identifies the group; nullopt for every other operator.
     std::optional<size_t> rendezvous;
-    uint32_t rendezvous_size = 0;  ///< copies in the group
-    SourceLocation where;          ///< the trace line that defined it
+    uint32_t rendezvous_size = 0;    ///< copies in the group
+    std::vector<std::string> group;  ///< its devices, in the order of `group:` (ranks)
+    SourceLocation where;            ///< the trace line that defined it
 };
 
 /// A trace of one pipeline stage (its header's `pipeline:` map): the stage runs its ops for

@@ -366,6 +366,7 @@ class TraceBuilder {
                 copy.name = op.name + "@" + device;
                 copy.rendezvous = first;
                 copy.rendezvous_size = static_cast<uint32_t>(members.size());
+                copy.group = members;
                 if (names_.count(copy.name))
                     n.fail("name", "'" + copy.name + "' is already used by operator " +
                                        std::to_string(names_.at(copy.name)));

@@ -55,7 +55,8 @@ TEST(Systems, ElaborateShowsTheDgxMachine) {
     for (const char* s : {"gpu7  [gpu]", "sm_0  [sm]", "warp_scheduler  [warp_scheduler]",
                           "tensor_core  [tensor_core]", "… sm_1 to sm_131: 131 more like sm_0",
                           "nvswitch3  [nvswitch]", "mem -> hbm7", "nic7  [nic]",
-                          "nvlink_17  [nvlink_port]  25 GB/s each way  -> nvswitch3.port_39",
+                          "nvlink_17  [nvlink_port]  25 GB/s each way, 20.6 GB/s of data  -> "
+                          "nvswitch3.port_39",
                           "… stack_1 to stack_4: 4 more like stack_0"})
         EXPECT_THAT(r.out, HasSubstr(s));
 }
@@ -189,6 +190,92 @@ TEST(Systems, ACollectiveOverNamedDevicesStartsWhenTheLastRankArrives) {
             << g;
     // MFU over the eight GPUs' peak, not one GPU's.
     EXPECT_LT(stats["run"]["mfu"]["value"].get<double>(), 1.0);
+}
+
+// Traffic between named GPUs crosses the NVLink ports and NVSwitches as chunk transactions:
+// two exchanges with one GPU share its links and each takes about twice as long; an exchange
+// between two other GPUs runs at its time alone. Alone, a 256 MiB send/receive moves at the
+// links' data rate: 18 NVLinks × 25 GB/s × 0.824 ([nccl] topo.h), plus the 2 us launch.
+TEST(Systems, ExchangesWithOneGpuShareItsNvlinks) {
+    testing::TempDir dir;
+    const auto out = dir.path() / "o";
+    const auto r = wallsim(
+        "run --system configs/systems/dgx_h100.yaml --trace "
+        "traces/examples/dgx_link_contention.yaml --out " +
+            out.string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto t = op_times(slurp(out / "ops.csv"));
+    const double alone_us = 268435456.0 / (18 * 25e9 * 0.824) * 1e6 + 2;
+    EXPECT_NEAR(t.at("c@gpu4"), alone_us, 0.01 * alone_us);
+    EXPECT_DOUBLE_EQ(t.at("c@gpu4"), t.at("c@gpu5"));
+    for (const char* shared : {"a@gpu0", "b@gpu2"}) {
+        EXPECT_GT(t.at(shared), 1.9 * t.at("c@gpu4")) << shared;
+        EXPECT_LT(t.at(shared), 2.05 * t.at("c@gpu4")) << shared;
+    }
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    const auto& sys = stats["system"];
+    EXPECT_DOUBLE_EQ(sys["gpu1"]["link_bytes"]["value"].get<double>(), 2 * 268435456.0);
+    EXPECT_DOUBLE_EQ(sys["gpu1"]["link_bytes_in"]["value"].get<double>(), 2 * 268435456.0);
+    double forwarded = 0;
+    for (int s = 0; s < 4; ++s)
+        forwarded += sys["nvswitch" + std::to_string(s)]["bytes"]["value"].get<double>();
+    EXPECT_DOUBLE_EQ(forwarded, 6 * 268435456.0);
+    EXPECT_EQ(sys["host0"]["forwarded"]["value"].get<int>(), 0) << "NVLink, not PCIe";
+}
+
+// Two GPUs whose NVLinks are wired to each other, no switch: an all-reduce between them sends
+// over those links.
+TEST(Systems, TwoGpusWiredToEachOtherAllReduceOverTheirNvlinks) {
+    testing::TempDir dir;
+    const auto sys = dir.path() / "pair.yaml";
+    const std::string h100 = std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml";
+    std::ofstream(sys) << "system: pair\ninstances:\n"
+                       << "  gpu0: {extends: " << h100 << "}\n"
+                       << "  gpu1: {extends: " << h100 << "}\n"
+                       << "  hbm0: {kind: hbm, extends: " << h100 << "}\n"
+                       << "  hbm1: {kind: hbm, extends: " << h100 << "}\n"
+                       << "connections:\n"
+                       << "  - gpu0.mem -> hbm0\n  - gpu1.mem -> hbm1\n"
+                       << "  - {from: 'gpu0.nvlink[0..17]', to: 'gpu1.nvlink[0..17]', "
+                          "latency: 100ns}\n";
+    const auto trace = dir.path() / "t.yaml";
+    std::ofstream(trace) << "version: 1\nops:\n"
+                         << "  - {name: ar, kind: allreduce, bytes: 67108864, group: [gpu0, "
+                            "gpu1]}\n";
+    const auto out = dir.path() / "o";
+    const auto r = wallsim(
+        "run --system " + sys.string() + " --trace " + trace.string() + " --out " + out.string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    for (const char* g : {"gpu0", "gpu1"}) {
+        EXPECT_GT(stats["system"][g]["link_bytes"]["value"].get<double>(), 0) << g;
+        EXPECT_DOUBLE_EQ(stats["system"][g]["link_bytes_in"]["value"].get<double>(),
+                         stats["system"][g]["link_bytes"]["value"].get<double>())
+            << g;
+    }
+}
+
+TEST(Systems, ACollectiveBetweenUnlinkedGpusIsAnError) {
+    testing::TempDir dir;
+    const auto sys = dir.path() / "apart.yaml";
+    const std::string h100 = std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml";
+    std::ofstream(sys) << "system: apart\ninstances:\n"
+                       << "  gpu0: {extends: " << h100 << "}\n"
+                       << "  gpu1: {extends: " << h100 << "}\n"
+                       << "  hbm0: {kind: hbm, extends: " << h100 << "}\n"
+                       << "  hbm1: {kind: hbm, extends: " << h100 << "}\n"
+                       << "connections:\n  - gpu0.mem -> hbm0\n  - gpu1.mem -> hbm1\n";
+    const auto trace = dir.path() / "t.yaml";
+    std::ofstream(trace) << "version: 1\nops:\n"
+                         << "  - {name: ar, kind: allreduce, bytes: 1024, group: [gpu0, gpu1]}\n";
+    const auto r = wallsim("run --system " + sys.string() + " --trace " + trace.string() +
+                               " --out " + (dir.path() / "o").string(),
+                           dir);
+    expect_bad_input(r, "t.yaml:3");
+    EXPECT_THAT(r.err, HasSubstr("'gpu0' has no link path to 'gpu1'"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
 }
 
 TEST(Systems, ACollectiveOverAnUnknownDeviceIsAnError) {

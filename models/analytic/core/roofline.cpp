@@ -58,7 +58,7 @@ RooflineTiming RooflineCore::time(const OpCost& cost) const {
     RooflineTiming t;
     switch (cost.unit) {
         case ComputeUnit::Network:
-            t.roof_bandwidth = hw_.nvlink_bandwidth_per_direction();
+            t.roof_bandwidth = hw_.nvlink_data_bandwidth_per_direction();
             t.memory_seconds = cost.wire_bytes / t.roof_bandwidth;
             t.bound = "network";
             break;

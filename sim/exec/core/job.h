@@ -8,10 +8,20 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "sim/core/types.h"
 
 namespace sim::exec {
+
+/// Bytes a job sends over the device's links to another device (or, for traffic a switch
+/// reduces and sends back, to itself), named by its link id (DeviceExecutor::link_id_of).
+struct LinkSend {
+    uint32_t to = 0;
+    double bytes = 0;  ///< > 0
+};
 
 /// One operator's demand on its device.
 struct Job {
@@ -21,6 +31,9 @@ struct Job {
     double link = 0;          ///< share of the device's link bandwidth it uses alone, [0, 1]
     double copy = 0;          ///< share of the copy (DMA) engines it uses alone, [0, 1]
     double memory_bytes = 0;  ///< bytes it moves through the device's memory port, >= 0
+    /// What it sends through the device's link ports, by destination; empty: its link share
+    /// alone stands for its traffic (a collective whose peers are not modules of the system).
+    std::vector<LinkSend> link_sends;
     /// A kernel's grid: its CTAs and the CTA slots the device has for them (CTAs per SM × SMs).
     /// With a grid, a smaller share of the slots costs whole waves: a grid of one full wave
     /// that finds a sixth of the SMs taken runs in two (wave quantisation); 0: no grid.
@@ -40,6 +53,12 @@ class DeviceExecutor {
   public:
     virtual ~DeviceExecutor() = default;
     virtual JobTimes run(const Job& job) = 0;
+    /// The link id of a device this one reaches over its link ports (NVLink, PCIe, through
+    /// switches), for Job::link_sends; nullopt when there is no such path.
+    virtual std::optional<uint32_t> link_id_of(const std::string& device) const {
+        (void)device;
+        return std::nullopt;
+    }
 };
 
 }  // namespace sim::exec

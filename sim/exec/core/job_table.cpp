@@ -34,26 +34,48 @@ JobTable::JobTable(const JobTableParams& params) : params_(params) {
     params_.validate();
 }
 
-double JobTable::issue_point(const Entry& e, uint32_t chunk) const {
+double JobTable::issue_point(const Entry& e, const Traffic& t, uint32_t chunk) const {
     const uint32_t ahead = params_.lookahead;
     if (chunk <= ahead) return 0;
-    return std::ceil(double(chunk - ahead) * double(e.job.duration.value()) / e.chunks);
+    return std::ceil(double(chunk - ahead) * double(e.job.duration.value()) / t.chunks);
 }
 
 double JobTable::limit_of(const Entry& e) const {
     const double duration = double(e.job.duration.value());
-    if (e.answered >= e.chunks) return duration;
-    return std::min(duration, double(e.answered + 1) * duration / e.chunks);
+    double limit = duration;
+    for (const Traffic& t : e.traffic) {
+        if (t.answered < t.chunks)
+            limit = std::min(limit, double(t.answered + 1) * duration / t.chunks);
+    }
+    return limit;
+}
+
+bool JobTable::all_answered(const Entry& e) const {
+    return e.traffic[0].answered == e.traffic[0].chunks &&
+           e.traffic[1].answered == e.traffic[1].chunks;
+}
+
+JobTable::Traffic JobTable::chunked(double bytes) const {
+    Traffic t;
+    t.bytes = bytes;
+    if (bytes > 0) {
+        const double wanted = std::ceil(bytes / params_.min_chunk_bytes);
+        t.chunks = static_cast<uint32_t>(std::clamp(wanted, 1.0, double(params_.max_chunks)));
+    }
+    return t;
 }
 
 void JobTable::issue_reached(Entry& e, std::vector<ChunkRequest>& issue) {
-    while (e.issued < e.chunks && issue_point(e, e.issued) <= e.work + kSlackPs) {
-        // Whole bytes that add up to the job's total.
-        const double k = e.issued;
-        const double bytes = std::floor(e.job.memory_bytes * (k + 1) / e.chunks) -
-                             std::floor(e.job.memory_bytes * k / e.chunks);
-        issue.push_back({e.id, e.issued, bytes});
-        ++e.issued;
+    for (const Port port : {Port::Memory, Port::Link}) {
+        Traffic& t = e.traffic[size_t(port)];
+        while (t.issued < t.chunks && issue_point(e, t, t.issued) <= e.work + kSlackPs) {
+            // Whole bytes that add up to the job's total.
+            const double k = t.issued;
+            const double bytes =
+                std::floor(t.bytes * (k + 1) / t.chunks) - std::floor(t.bytes * k / t.chunks);
+            issue.push_back({e.id, t.issued, bytes, port, t.chunks});
+            ++t.issued;
+        }
     }
 }
 
@@ -87,10 +109,13 @@ uint64_t JobTable::add(const Job& job, TimePs now, std::vector<ChunkRequest>& is
     Entry e;
     e.id = next_id_++;
     e.job = job;
-    if (job.memory_bytes > 0) {
-        const double wanted = std::ceil(job.memory_bytes / params_.min_chunk_bytes);
-        e.chunks = static_cast<uint32_t>(std::clamp(wanted, 1.0, double(params_.max_chunks)));
+    e.traffic[size_t(Port::Memory)] = chunked(job.memory_bytes);
+    double link_bytes = 0;
+    for (const LinkSend& s : job.link_sends) {
+        SIM_ASSERT(s.bytes > 0, "a link send must carry bytes");
+        link_bytes += s.bytes;
     }
+    e.traffic[size_t(Port::Link)] = chunked(link_bytes);
     issue_reached(e, issue);
     jobs_.push_back(e);
     reshare();
@@ -107,7 +132,7 @@ void JobTable::advance(TimePs now,
     for (Entry& e : jobs_) {
         e.work = std::min(e.work + elapsed * e.rate, limit_of(e));
         issue_reached(e, issue);
-        if (e.answered == e.chunks && e.work + kSlackPs >= double(e.job.duration.value())) {
+        if (all_answered(e) && e.work + kSlackPs >= double(e.job.duration.value())) {
             finished.push_back(e.id);
             ended = true;
         }
@@ -122,11 +147,12 @@ void JobTable::advance(TimePs now,
     reshare();
 }
 
-void JobTable::chunk_done(uint64_t job) {
+void JobTable::chunk_done(uint64_t job, Port port) {
     for (Entry& e : jobs_) {
         if (e.id != job) continue;
-        SIM_ASSERT(e.answered < e.issued, "an answer to a chunk never asked for");
-        ++e.answered;
+        Traffic& t = e.traffic[size_t(port)];
+        SIM_ASSERT(t.answered < t.issued, "an answer to a chunk never asked for");
+        ++t.answered;
         return;
     }
     SIM_ASSERT(false, "an answer for a job that is not running");
@@ -136,8 +162,13 @@ std::optional<TimePs> JobTable::next_event() const {
     std::optional<double> soonest;
     for (const Entry& e : jobs_) {
         std::optional<double> target;
-        if (e.issued < e.chunks) target = issue_point(e, e.issued);
-        if (e.answered == e.chunks) {
+        for (const Traffic& t : e.traffic) {
+            if (t.issued < t.chunks) {
+                const double point = issue_point(e, t, t.issued);
+                target = target ? std::min(*target, point) : point;
+            }
+        }
+        if (all_answered(e)) {
             const double end = double(e.job.duration.value());
             target = target ? std::min(*target, end) : end;
         }

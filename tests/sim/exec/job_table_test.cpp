@@ -17,7 +17,12 @@ constexpr uint64_t kUs = 1'000'000;  // ps
 struct Driver {
     JobTable table;
     uint64_t answer_ps = 0;
-    std::vector<std::pair<uint64_t, uint64_t>> pending;  // (due time, job)
+    uint64_t link_answer_ps = 0;  // link chunks answer after this
+    struct Pending {
+        uint64_t due, job;
+        Port port;
+    };
+    std::vector<Pending> pending;
     std::map<uint64_t, uint64_t> end_of;
     uint64_t now = 0;
     std::vector<ChunkRequest> issue;
@@ -25,7 +30,8 @@ struct Driver {
 
     void take(uint64_t t) {
         for (const ChunkRequest& c : issue)
-            pending.push_back({t + answer_ps, c.job});
+            pending.push_back(
+                {t + (c.port == Port::Link ? link_answer_ps : answer_ps), c.job, c.port});
         issue.clear();
         for (uint64_t id : finished)
             end_of[id] = t;
@@ -43,14 +49,14 @@ struct Driver {
             uint64_t next = UINT64_MAX;
             if (auto e = table.next_event()) next = e->value();
             for (auto& p : pending)
-                next = std::min(next, p.first);
+                next = std::min(next, p.due);
             ASSERT_NE(next, UINT64_MAX) << "stuck: jobs wait for answers that never come";
             now = next;
             table.advance(TimePs{now}, issue, finished);
             take(now);
             for (size_t i = 0; i < pending.size();) {
-                if (pending[i].first <= now) {
-                    table.chunk_done(pending[i].second);
+                if (pending[i].due <= now) {
+                    table.chunk_done(pending[i].job, pending[i].port);
                     pending.erase(pending.begin() + long(i));
                 } else {
                     ++i;
@@ -70,6 +76,46 @@ TEST(JobTable, AJobAloneTakesExactlyItsDuration) {
     const uint64_t id = d.add(j);
     d.run_until_idle();
     EXPECT_EQ(d.end_of.at(id), 7 * kUs + 3);
+}
+
+TEST(JobTable, LinkTrafficIsChunkedApartFromMemoryTraffic) {
+    Driver d;
+    Job j{TimePs{10 * kUs}};
+    j.memory_bytes = 1e6;
+    j.link_sends = {{3, 3e6}, {5, 1e6}};
+    d.table.advance(TimePs{0}, d.issue, d.finished);
+    d.table.add(j, TimePs{0}, d.issue);
+    // 1 MB: 4 memory chunks of 256 KiB; 4 MB: 16 link chunks; three of each asked at once.
+    ASSERT_EQ(d.issue.size(), 6u);
+    double link_bytes = 0;
+    for (const ChunkRequest& c : d.issue) {
+        if (c.port == Port::Link) {
+            EXPECT_EQ(c.chunks, 16u);
+            link_bytes += c.bytes;
+        } else {
+            EXPECT_EQ(c.chunks, 4u);
+        }
+    }
+    EXPECT_DOUBLE_EQ(link_bytes, 3 * 250000.0);
+}
+
+TEST(JobTable, LateLinkAnswersStallAJob) {
+    // 4 MB to one peer in 10 us: 16 link chunks of 0.625 us each, asked for two ahead. Every
+    // answer comes back 2 us after its chunk left, more than the 1.25-1.875 us of work the
+    // lookahead covers, so the job waits for its link answers (and for nothing else) and ends
+    // late, by less than one answer's delay.
+    Driver d;
+    d.link_answer_ps = 2 * kUs;
+    Job j{TimePs{10 * kUs}};
+    j.link_sends = {{1, 4e6}};
+    const uint64_t id = d.add(j);
+    d.run_until_idle();
+    EXPECT_GT(d.end_of.at(id), 10 * kUs);
+    EXPECT_LE(d.end_of.at(id), 12 * kUs);
+    Driver prompt;
+    const uint64_t fast = prompt.add(j);
+    prompt.run_until_idle();
+    EXPECT_EQ(prompt.end_of.at(fast), 10 * kUs);
 }
 
 TEST(JobTable, TwoFullKernelsShareTheSmsAndEachTakesTwiceAsLong) {
