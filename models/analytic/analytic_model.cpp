@@ -92,7 +92,11 @@ OpResult AnalyticModel::execute(const Op& op) {
     exec::Job job{timing.duration};
     if (cost.unit == ComputeUnit::Network) {
         job.link = 1;
-        job.compute = hw_.collective_sm_share();
+        // A peer copy runs on the copy engines; a collective's kernels on a few SMs.
+        if (op.kind == OpKind::Memcpy)
+            job.copy = 1;
+        else
+            job.compute = hw_.collective_sm_share();
         job.memory_bytes = 2 * cost.wire_bytes;
         // Over named devices, what it sends crosses the system's link modules.
         job.link_sends = exec::group_sends(

@@ -198,12 +198,25 @@ std::string resolved_system_text(const system::System& machine, const RunOptions
 
 }  // namespace
 
-// A collective over named devices sends over the system's links: each of its devices must
-// reach the others through its link ports.
-void check_group_links(const Op& op, const exec::DeviceExecutor& device, const std::string& file) {
-    for (const std::string& peer : op.group) {
+// A collective over named devices and a peer copy send over the system's links: each device
+// must reach the others through its link ports.
+void check_links(const Op& op, const system::System& machine) {
+    const exec::DeviceExecutor& device = *machine.find(op.device)->built.device;
+    const std::string& file = machine.spec().file;
+    std::vector<std::string> peers = op.group;
+    std::string key = "group";
+    if (const auto* m = std::get_if<MemcpyParams>(&op.params); m && m->direction == "p2p") {
+        const system::System::Instance* to = machine.find(m->to);
+        if (!to || !to->built.device)
+            throw ConfigError(op.where, "to", "'" + m->to + "' is not a device of " + file);
+        if (m->to == op.device)
+            throw ConfigError(op.where, "to", "a peer copy goes to another device");
+        peers = {m->to};
+        key = "to";
+    }
+    for (const std::string& peer : peers) {
         if (peer == op.device || device.link_id_of(peer)) continue;
-        throw ConfigError(op.where, "group",
+        throw ConfigError(op.where, key,
                           "'" + op.device + "' has no link path to '" + peer + "' in " + file +
                               "; connect their nvlink or pcie ports, directly or through a switch");
     }
@@ -413,10 +426,8 @@ RunSummary run_simulation(const Registry& registry,
         fallbacks.add(op, f);
         fallback_of[op.index] = f.describe();
     }
-    for (const Op& op : trace.ops) {
-        if (op.group.empty()) continue;
-        check_group_links(op, *machine.find(op.device)->built.device, machine.spec().file);
-    }
+    for (const Op& op : trace.ops)
+        check_links(op, machine);
     if (options.strict && fallbacks.count() > 0) throw fallbacks.strict_error();
     OutputDir out(options.out_dir);
 

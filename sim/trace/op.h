@@ -86,7 +86,8 @@ struct EmbeddingParams {
 };
 struct MemcpyParams {
     uint64_t bytes = 0;
-    std::string direction = "d2d";
+    std::string direction = "d2d";  ///< d2d, h2d, d2h, or p2p: to another device's memory
+    std::string to;                 ///< p2p: the device it copies to
 };
 struct CollectiveParams {
     uint64_t bytes = 0;

@@ -98,6 +98,11 @@ struct CostVisitor {
         OpCost c;
         if (p.direction == "d2d") {
             c.dram_bytes = 2.0 * d(p.bytes);
+        } else if (p.direction == "p2p") {
+            // Read here, sent over the links to the other device's memory.
+            c.dram_bytes = d(p.bytes);
+            c.wire_bytes = d(p.bytes);
+            c.unit = ComputeUnit::Network;
         } else {
             // The device side reads or writes once; the host link carries the bytes.
             c.dram_bytes = d(p.bytes);

@@ -186,7 +186,13 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
             MemcpyParams p;
             p.bytes = require_positive(n, "bytes");
             if (p.bytes > (uint64_t{1} << 56)) n.fail("bytes", "must be at most 64PiB");
-            n.get_choice("direction", p.direction, {"d2d", "h2d", "d2h"});
+            n.get_choice("direction", p.direction, {"d2d", "h2d", "d2h", "p2p"});
+            if (p.direction == "p2p") {
+                n.require("to", p.to);
+                if (p.to.empty()) n.fail("to", "must name the device the copy goes to");
+            } else if (n.has("to")) {
+                n.fail("to", "only a copy with direction: p2p goes to another device");
+            }
             return p;
         }
         case OpKind::AllReduce:

@@ -224,6 +224,41 @@ TEST(Systems, ExchangesWithOneGpuShareItsNvlinks) {
     EXPECT_EQ(sys["host0"]["forwarded"]["value"].get<int>(), 0) << "NVLink, not PCIe";
 }
 
+// A peer copy (memcpy, direction p2p) sends its bytes one way over the links: two copies into
+// one GPU share its incoming links, a copy between two other GPUs does not wait for them.
+TEST(Systems, PeerCopiesIntoOneGpuShareItsNvlinks) {
+    testing::TempDir dir;
+    const auto trace = dir.path() / "t.yaml";
+    std::ofstream(trace) << "version: 1\nops:\n"
+                         << "  - {name: c01, device: gpu0, kind: memcpy, direction: p2p, to: "
+                            "gpu1, bytes: 268435456}\n"
+                         << "  - {name: c21, device: gpu2, kind: memcpy, direction: p2p, to: "
+                            "gpu1, bytes: 268435456}\n"
+                         << "  - {name: c34, device: gpu3, kind: memcpy, direction: p2p, to: "
+                            "gpu4, bytes: 268435456}\n";
+    const auto out = dir.path() / "o";
+    const auto r = wallsim("run --system configs/systems/dgx_h100.yaml --trace " +
+                               trace.string() + " --out " + out.string(),
+                           dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto t = op_times(slurp(out / "ops.csv"));
+    const double alone_us = 268435456.0 / (18 * 25e9 * 0.824) * 1e6 + 2;
+    EXPECT_NEAR(t.at("c34"), alone_us, 0.01 * alone_us);
+    EXPECT_GT(std::max(t.at("c01"), t.at("c21")), 1.95 * alone_us);
+    const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
+    EXPECT_DOUBLE_EQ(stats["system"]["gpu1"]["link_bytes_in"]["value"].get<double>(),
+                     2 * 268435456.0);
+    // A copy to a device the system does not have is an error at its line.
+    std::ofstream(trace) << "version: 1\nops:\n"
+                         << "  - {device: gpu0, kind: memcpy, direction: p2p, to: gpu9, bytes: "
+                            "8}\n";
+    const auto bad = wallsim("run --system configs/systems/dgx_h100.yaml --trace " +
+                                 trace.string() + " --out " + (dir.path() / "o2").string(),
+                             dir);
+    expect_bad_input(bad, "t.yaml:3");
+    EXPECT_THAT(bad.err, HasSubstr("'gpu9' is not a device"));
+}
+
 // Two GPUs whose NVLinks are wired to each other, no switch: an all-reduce between them sends
 // over those links.
 TEST(Systems, TwoGpusWiredToEachOtherAllReduceOverTheirNvlinks) {

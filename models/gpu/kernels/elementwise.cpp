@@ -64,6 +64,7 @@ KernelLaunch elementwise_kernel(const ElementwiseParams& p,
 }
 
 KernelLaunch memcpy_kernel(const MemcpyParams& p, const KernelHints& h, AddressSpace& space) {
+    if (p.direction == "p2p") throw NotLowerable("peer copies cross the links, not the SMs");
     if (p.direction != "d2d") throw NotLowerable("host copies cross PCIe, not the SMs");
     ElementwiseParams e;
     e.elements = std::max<uint64_t>(1, p.bytes / 4);

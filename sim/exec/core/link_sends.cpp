@@ -8,6 +8,8 @@
 namespace sim::exec {
 
 std::vector<std::string> group_peers(const Op& op, SendPattern pattern) {
+    if (const auto* m = std::get_if<MemcpyParams>(&op.params); m && m->direction == "p2p")
+        return {m->to};
     const std::vector<std::string>& g = op.group;
     if (g.size() < 2) return {};
     const auto at = std::find(g.begin(), g.end(), op.device);

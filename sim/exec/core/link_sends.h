@@ -19,15 +19,16 @@ enum class SendPattern {
     ThroughSwitch,  ///< up to the switch, which reduces and sends it back (NVLink SHARP)
 };
 
-/// op's sends of `bytes` in all over the devices' links; empty when op is not a copy of a
-/// collective over named devices. Throws SimBug when a peer has no link id (run checks the
+/// op's sends of `bytes` in all over the devices' links; empty when op is neither a copy of a
+/// collective over named devices nor a peer copy. Throws SimBug when a peer has no link id (run checks the
 /// wiring before the run: check_group_links).
 std::vector<LinkSend> group_sends(const Op& op,
                                   SendPattern pattern,
                                   double bytes,
                                   const DeviceExecutor& device);
 
-/// The devices op's copy sends to under pattern (op.device itself for ThroughSwitch).
+/// The devices op's copy sends to under pattern (op.device itself for ThroughSwitch); a peer
+/// copy (memcpy, direction p2p) sends to its `to:`.
 std::vector<std::string> group_peers(const Op& op, SendPattern pattern);
 
 }  // namespace sim::exec

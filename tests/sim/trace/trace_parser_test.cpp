@@ -244,5 +244,24 @@ TEST(TraceParser, MeasuredTimesAndReplayedCustomOps) {
                 HasSubstr("measured_us"));
 }
 
+TEST(TraceParser, APeerCopyGoesToANamedDevice) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nops:\n  - {kind: memcpy, device: gpu0, direction: p2p, to: gpu1, "
+        "bytes: 1024}\n",
+        "t.yaml");
+    const auto& p = std::get<MemcpyParams>(t.ops[0].params);
+    EXPECT_EQ(p.direction, "p2p");
+    EXPECT_EQ(p.to, "gpu1");
+    const OpCost c = cost_of(t.ops[0]);
+    EXPECT_EQ(c.unit, ComputeUnit::Network);
+    EXPECT_DOUBLE_EQ(c.wire_bytes, 1024);
+    EXPECT_DOUBLE_EQ(c.dram_bytes, 1024);  // read here; written at the other device
+    EXPECT_THAT(yaml_error("version: 1\nops:\n  - {kind: memcpy, direction: p2p, bytes: 8}\n"),
+                HasSubstr("t.yaml:3:5: ops[0].to: required key is missing"));
+    EXPECT_THAT(
+        yaml_error("version: 1\nops:\n  - {kind: memcpy, direction: h2d, to: gpu1, bytes: 8}\n"),
+        HasSubstr("only a copy with direction: p2p goes to another device"));
+}
+
 }  // namespace
 }  // namespace sim
