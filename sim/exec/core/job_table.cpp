@@ -28,6 +28,7 @@ void JobTableParams::validate() const {
     SIM_ASSERT(min_chunk_bytes > 0, "min_chunk_bytes must be > 0");
     SIM_ASSERT(max_chunks >= 1, "max_chunks must be >= 1");
     SIM_ASSERT(lookahead >= 1, "lookahead must be >= 1");
+    SIM_ASSERT(min_chunk_ps > 0, "min_chunk_ps must be > 0");
 }
 
 JobTable::JobTable(const JobTableParams& params) : params_(params) {
@@ -55,11 +56,12 @@ bool JobTable::all_answered(const Entry& e) const {
            e.traffic[1].answered == e.traffic[1].chunks;
 }
 
-JobTable::Traffic JobTable::chunked(double bytes) const {
+JobTable::Traffic JobTable::chunked(double bytes, TimePs duration) const {
     Traffic t;
     t.bytes = bytes;
     if (bytes > 0) {
-        const double wanted = std::ceil(bytes / params_.min_chunk_bytes);
+        const double wanted = std::min(std::ceil(bytes / params_.min_chunk_bytes),
+                                       std::floor(double(duration.value()) / params_.min_chunk_ps));
         t.chunks = static_cast<uint32_t>(std::clamp(wanted, 1.0, double(params_.max_chunks)));
     }
     return t;
@@ -109,13 +111,13 @@ uint64_t JobTable::add(const Job& job, TimePs now, std::vector<ChunkRequest>& is
     Entry e;
     e.id = next_id_++;
     e.job = job;
-    e.traffic[size_t(Port::Memory)] = chunked(job.memory_bytes);
+    e.traffic[size_t(Port::Memory)] = chunked(job.memory_bytes, job.duration);
     double link_bytes = 0;
     for (const LinkSend& s : job.link_sends) {
         SIM_ASSERT(s.bytes > 0, "a link send must carry bytes");
         link_bytes += s.bytes;
     }
-    e.traffic[size_t(Port::Link)] = chunked(link_bytes);
+    e.traffic[size_t(Port::Link)] = chunked(link_bytes, job.duration);
     issue_reached(e, issue);
     jobs_.push_back(e);
     reshare();

@@ -24,7 +24,12 @@ struct JobTableParams {
     double min_chunk_bytes =
         256.0 * 1024;          ///< a job's traffic on a port is cut into chunks of at least this, B
     uint32_t max_chunks = 64;  ///< and into at most this many chunks, >= 1
-    uint32_t lookahead = 2;    ///< chunks a job may have asked for beyond the one it is using, >= 1
+    /// and into chunks that take at least this much of the job's time alone, ps (> 0): a
+    /// memory interleaves concurrent jobs' traffic chunk by chunk, and a microsecond is fine
+    /// enough a grain for sharing over any span that matters, where 64 chunks of a 10 us
+    /// kernel only cost events
+    double min_chunk_ps = 1e6;
+    uint32_t lookahead = 2;  ///< chunks a job may have asked for beyond the one it is using, >= 1
 
     void validate() const;  ///< throws SimBug
 };
@@ -79,7 +84,7 @@ class JobTable {
     double issue_point(const Entry& e, const Traffic& t, uint32_t chunk) const;
     double limit_of(const Entry& e) const;
     bool all_answered(const Entry& e) const;
-    Traffic chunked(double bytes) const;
+    Traffic chunked(double bytes, TimePs duration) const;
     void issue_reached(Entry& e, std::vector<ChunkRequest>& issue);
     void reshare();
 

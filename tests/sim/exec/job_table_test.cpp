@@ -80,7 +80,7 @@ TEST(JobTable, AJobAloneTakesExactlyItsDuration) {
 
 TEST(JobTable, LinkTrafficIsChunkedApartFromMemoryTraffic) {
     Driver d;
-    Job j{TimePs{10 * kUs}};
+    Job j{TimePs{100 * kUs}};
     j.memory_bytes = 1e6;
     j.link_sends = {{3, 3e6}, {5, 1e6}};
     d.table.advance(TimePs{0}, d.issue, d.finished);
@@ -99,19 +99,36 @@ TEST(JobTable, LinkTrafficIsChunkedApartFromMemoryTraffic) {
     EXPECT_DOUBLE_EQ(link_bytes, 3 * 250000.0);
 }
 
-TEST(JobTable, LateLinkAnswersStallAJob) {
-    // 4 MB to one peer in 10 us: 16 link chunks of 0.625 us each, asked for two ahead. Every
-    // answer comes back 2 us after its chunk left, more than the 1.25-1.875 us of work the
-    // lookahead covers, so the job waits for its link answers (and for nothing else) and ends
-    // late, by less than one answer's delay.
+TEST(JobTable, AShortJobsTrafficIsCutIntoChunksOfAMicrosecondAtLeast) {
     Driver d;
-    d.link_answer_ps = 2 * kUs;
+    Job j{TimePs{5 * kUs + 500'000}};  // 5.5 us
+    j.memory_bytes = 64e6;             // 245 chunks of 256 KiB by size; 5 by time
+    d.table.advance(TimePs{0}, d.issue, d.finished);
+    d.table.add(j, TimePs{0}, d.issue);
+    ASSERT_FALSE(d.issue.empty());
+    EXPECT_EQ(d.issue.front().chunks, 5u);
+    Job tiny{TimePs{500'000}};  // shorter than a microsecond: one chunk
+    tiny.memory_bytes = 1e6;
+    d.issue.clear();
+    d.table.add(tiny, TimePs{0}, d.issue);
+    ASSERT_EQ(d.issue.size(), 1u);
+    EXPECT_EQ(d.issue.front().chunks, 1u);
+}
+
+TEST(JobTable, LateLinkAnswersStallAJob) {
+    // 4 MB to one peer in 10 us: 10 link chunks of 1 us each (at least a microsecond of the
+    // job), the first three asked for at once and each next one as the job passes the start
+    // of the chunk two before it. Every answer comes back 4 us after its chunk left, while
+    // the lookahead covers 2-3 us of work, so the job waits for its link answers and for
+    // nothing else: it runs 1 us, waits until 4 us for the first answers, and from then on
+    // each answer lets it run about one more microsecond; it ends at 15 us instead of 10.
+    Driver d;
+    d.link_answer_ps = 4 * kUs;
     Job j{TimePs{10 * kUs}};
     j.link_sends = {{1, 4e6}};
     const uint64_t id = d.add(j);
     d.run_until_idle();
-    EXPECT_GT(d.end_of.at(id), 10 * kUs);
-    EXPECT_LE(d.end_of.at(id), 12 * kUs);
+    EXPECT_EQ(d.end_of.at(id), 15 * kUs);
     Driver prompt;
     const uint64_t fast = prompt.add(j);
     prompt.run_until_idle();
