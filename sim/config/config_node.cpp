@@ -147,9 +147,20 @@ std::string ConfigNode::child_path(const std::string& key) const {
 
 YAML::Node ConfigNode::lookup(const std::string& key) const {
     if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-    // Const access: operator[] on a non-const node would insert the key.
-    const YAML::Node& n = node_;
-    return n[key];
+    // A scan of the pairs rather than operator[]: yaml-cpp's const operator[] formats a missing
+    // key into a string stream for the undefined node it returns, which made every absent
+    // optional key of a trace line cost a stream.
+    if (!pairs_) {
+        auto pairs = std::make_shared<std::vector<std::pair<std::string, YAML::Node>>>();
+        for (const auto& kv : node_) {
+            if (kv.first.IsScalar()) pairs->emplace_back(kv.first.Scalar(), kv.second);
+        }
+        pairs_ = std::move(pairs);
+    }
+    for (const auto& [k, v] : *pairs_) {
+        if (k == key) return v;
+    }
+    return YAML::Node(YAML::NodeType::Undefined);
 }
 
 bool ConfigNode::has(const std::string& key) const {

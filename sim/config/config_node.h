@@ -151,6 +151,10 @@ class ConfigNode {
     std::shared_ptr<ConfigDocument> doc_;
     YAML::Node node_;
     std::string path_;
+    /// A map's pairs, gathered at the first lookup (yaml-cpp builds node handles for every
+    /// pair it passes, so one pass beats a pass per key). A key added to the map afterwards is
+    /// not seen by this view; values assigned to existing keys are.
+    mutable std::shared_ptr<const std::vector<std::pair<std::string, YAML::Node>>> pairs_;
 };
 
 /// Edit distance between two keys, for did-you-mean suggestions.
