@@ -43,10 +43,12 @@ GpuOpModel::GpuOpModel(const GpuParams& params,
                        uint64_t launch_overhead_ps,
                        bool sampled,
                        StatGroup& stats,
-                       exec::DeviceExecutor& executor)
+                       exec::DeviceExecutor& executor,
+                       Outcomes* outcomes)
     : params_(params),
       energy_(energy),
       hw_(hw),
+      outcomes_(outcomes ? *outcomes : own_outcomes_),
       launch_overhead_ps_(launch_overhead_ps),
       sampled_(sampled),
       executor_(executor),

@@ -23,20 +23,6 @@ namespace sim::gpu {
 
 class GpuOpModel final : public OpModel {
   public:
-    GpuOpModel(const GpuParams& params,
-               const energy::EnergyParams& energy,
-               const hw::HardwareParams& hw,
-               uint64_t launch_overhead_ps,
-               bool sampled,
-               StatGroup& stats,
-               exec::DeviceExecutor& executor);
-
-    bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
-    /// Throws ConfigError (the op's trace line) when the op's kernel hints cannot run here.
-    std::string why_unsupported(const Op& op) const override;
-    OpResult execute(const Op& op) override;
-
-  private:
     /// What running an operator's kernels gave; identical operators give identical results
     /// (each kernel starts from a cold L2), so they are simulated once and then reused.
     struct Outcome {
@@ -49,6 +35,25 @@ class GpuOpModel final : public OpModel {
         double max_clock_hz = 0;  ///< the same without the power limit
         bool power_limited = false;
     };
+    using Outcomes = std::map<std::string, Outcome>;  ///< by operator (op_key)
+
+    /// outcomes: the table of simulated operators, shared by the models of identical devices
+    /// (sim/registry/shared_results.h); null: a table of its own.
+    GpuOpModel(const GpuParams& params,
+               const energy::EnergyParams& energy,
+               const hw::HardwareParams& hw,
+               uint64_t launch_overhead_ps,
+               bool sampled,
+               StatGroup& stats,
+               exec::DeviceExecutor& executor,
+               Outcomes* outcomes = nullptr);
+
+    bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
+    /// Throws ConfigError (the op's trace line) when the op's kernel hints cannot run here.
+    std::string why_unsupported(const Op& op) const override;
+    OpResult execute(const Op& op) override;
+
+  private:
     Outcome run_kernels(const Op& op, const std::vector<KernelLaunch>& kernels) const;
     GpuTarget target() const { return {params_.core, params_.tensor}; }
     KernelMetrics metrics_of(const KernelLaunch& k,
@@ -59,7 +64,8 @@ class GpuOpModel final : public OpModel {
     GpuParams params_;
     energy::EnergyParams energy_;
     hw::HardwareParams hw_;
-    std::map<std::string, Outcome> outcomes_;  ///< by operator (op_key)
+    Outcomes own_outcomes_;
+    Outcomes& outcomes_;
     uint64_t launch_overhead_ps_;
     bool sampled_;
     exec::DeviceExecutor& executor_;

@@ -234,7 +234,8 @@ HardwareSetup::HardwareSetup(const Registry& registry,
                              StatGroup& stats_root,
                              Logging& logging,
                              uint64_t seed,
-                             exec::DeviceExecutor& executor)
+                             exec::DeviceExecutor& executor,
+                             SharedResults* shared)
     : doc_(std::move(doc)), logging_(logging) {
     const ConfigNode root = ConfigNode::root_of(doc_);
     const DeviceIdentity& identity = resolved<DeviceIdentity>(root);
@@ -254,9 +255,12 @@ HardwareSetup::HardwareSetup(const Registry& registry,
         if (c.device == device_) c.configure(root, hw_stats.add_group(c.name));
     }
     StatGroup& model_stats = stats_root.add_group("models");
+    // The whole resolved configuration: devices that print the same are the same hardware.
+    const std::string fingerprint = shared ? YAML::Dump(doc_->root()) : std::string();
     for (const ModelEntry* entry : registry.models_for(device_)) {
         StatGroup& g = model_stats.add_group(model_group_name(entry->name));
-        models_.emplace_back(entry, entry->factory(ModelContext{root, g, logging, seed, executor}));
+        models_.emplace_back(entry, entry->factory(ModelContext{root, g, logging, seed, executor,
+                                                                shared, fingerprint}));
     }
     root.reject_unknown_keys_recursive();
 }
@@ -383,12 +387,14 @@ RunSummary run_simulation(const Registry& registry,
     }
     // One device keeps the stats layout of a hardware file (hw.*, models.*); several get theirs
     // under devices.<name>.
+    SharedResults shared_results;  // outlives the setups, whose models hold its tables
     std::vector<std::unique_ptr<HardwareSetup>> setups;
     StatGroup* per_device = devices.size() > 1 ? &stats.add_group("devices") : nullptr;
     for (const system::System::Instance* d : devices) {
         StatGroup& root = per_device ? per_device->add_group(d->spec->name) : stats;
         setups.push_back(std::make_unique<HardwareSetup>(registry, d->spec->config, root, logging,
-                                                         options.seed, *d->built.device));
+                                                         options.seed, *d->built.device,
+                                                         &shared_results));
     }
     Trace trace = parse_trace_file(options.trace_file);
     // The memory each device needs (the trace's memory: header) against its capacity.

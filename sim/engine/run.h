@@ -39,12 +39,14 @@ struct RunOptions {
 /// asked for.
 class HardwareSetup {
   public:
+    /// shared: the run's tables that devices with the same configuration share (null: none).
     HardwareSetup(const Registry& registry,
                   std::shared_ptr<ConfigDocument> doc,
                   StatGroup& stats_root,
                   Logging& logging,
                   uint64_t seed,
-                  exec::DeviceExecutor& executor);
+                  exec::DeviceExecutor& executor,
+                  SharedResults* shared = nullptr);
     /// A hardware file read only for its configuration (validate-config, cost, hbm): its
     /// models are built and checked but belong to no module, so none may run an operator.
     HardwareSetup(const Registry& registry,

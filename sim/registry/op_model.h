@@ -14,6 +14,7 @@
 #include "sim/core/kernel_metrics.h"
 #include "sim/core/types.h"
 #include "sim/exec/core/job.h"
+#include "sim/registry/shared_results.h"
 #include "sim/trace/op.h"
 #include "sim/trace/op_cost.h"
 
@@ -80,6 +81,10 @@ struct ModelContext {
     Logging& logging;                ///< named loggers with a simulated-time prefix
     uint64_t seed;                   ///< the run's random seed
     exec::DeviceExecutor& executor;  ///< runs the device's jobs, shared by all its models
+    /// Tables the identical devices of the run share (sim/registry/shared_results.h), and the
+    /// fingerprint of this device's configuration to key them by; null: nothing is shared.
+    SharedResults* shared = nullptr;
+    std::string config_fingerprint;
 };
 
 using ModelFactory = std::function<std::unique_ptr<OpModel>(const ModelContext&)>;

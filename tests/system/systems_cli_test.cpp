@@ -190,6 +190,42 @@ TEST(Systems, ACollectiveOverNamedDevicesStartsWhenTheLastRankArrives) {
             << g;
     // MFU over the eight GPUs' peak, not one GPU's.
     EXPECT_LT(stats["run"]["mfu"]["value"].get<double>(), 1.0);
+    // Identical GPUs simulate a kernel once between them: bwd1..bwd7 have one shape (six
+    // reuse the first), update0 and update5 another (one reuses the other).
+    int reused = 0;
+    for (int g = 0; g < 8; ++g)
+        reused += stats["devices"]["gpu" + std::to_string(g)]["models"]["gpu_sm"]["reused"]["value"]
+                      .get<int>();
+    EXPECT_EQ(reused, 7);
+}
+
+// A GPU set apart by an override is other hardware: it simulates its kernels itself.
+TEST(Systems, OnlyIdenticalGpusShareTheirSimulatedKernels) {
+    testing::TempDir dir;
+    const auto trace = dir.path() / "t.yaml";
+    std::ofstream(trace) << "version: 1\nops:\n"
+                         << "  - {name: a, device: gpu1, kind: gemm, m: 1024, n: 1024, k: 1024}\n"
+                         << "  - {name: b, device: gpu2, kind: gemm, m: 1024, n: 1024, k: 1024}\n";
+    const auto run = [&](const std::string& extra, const std::string& out) {
+        const auto r = wallsim("run --system configs/systems/dgx_h100.yaml --trace " +
+                                   trace.string() + extra + " --out " + out,
+                               dir);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return nlohmann::json::parse(slurp(std::filesystem::path(out) / "stats.json"));
+    };
+    const auto same = run("", (dir.path() / "same").string());
+    const auto apart = run(" --set gpu1.sm.count=66", (dir.path() / "apart").string());
+    const auto reused = [](const nlohmann::json& s, const char* g) {
+        return s["devices"][g]["models"]["gpu_sm"]["reused"]["value"].get<int>();
+    };
+    EXPECT_EQ(reused(same, "gpu1") + reused(same, "gpu2"), 1);
+    EXPECT_EQ(reused(apart, "gpu1") + reused(apart, "gpu2"), 0);
+    // The GEMM's 64 CTAs fit on 66 SMs, so half the SMs cost it little, but it takes a time of
+    // its own (a few per cent longer), which only gpu1's own simulation gives.
+    const auto times = op_times(slurp(dir.path() / "apart" / "ops.csv"));
+    EXPECT_GT(times.at("a"), times.at("b"));
+    const auto same_times = op_times(slurp(dir.path() / "same" / "ops.csv"));
+    EXPECT_DOUBLE_EQ(same_times.at("a"), same_times.at("b"));
 }
 
 // Traffic between named GPUs crosses the NVLink ports and NVSwitches as chunk transactions:
@@ -237,8 +273,8 @@ TEST(Systems, PeerCopiesIntoOneGpuShareItsNvlinks) {
                          << "  - {name: c34, device: gpu3, kind: memcpy, direction: p2p, to: "
                             "gpu4, bytes: 268435456}\n";
     const auto out = dir.path() / "o";
-    const auto r = wallsim("run --system configs/systems/dgx_h100.yaml --trace " +
-                               trace.string() + " --out " + out.string(),
+    const auto r = wallsim("run --system configs/systems/dgx_h100.yaml --trace " + trace.string() +
+                               " --out " + out.string(),
                            dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto t = op_times(slurp(out / "ops.csv"));
