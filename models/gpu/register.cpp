@@ -14,9 +14,9 @@ namespace {
 ModelFactory factory(bool sampled) {
     return [sampled](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
         const auto& hw = resolved<hw::HardwareParams>(ctx.hw);
-        return std::make_unique<GpuOpModel>(
-            resolved<GpuParams>(ctx.hw), resolved<energy::EnergyParams>(ctx.hw), hw,
-            hw.launch_overhead_ps, sampled, ctx.stats, ctx.executor);
+        return std::make_unique<GpuOpModel>(resolved<GpuParams>(ctx.hw),
+                                            resolved<energy::EnergyParams>(ctx.hw), hw, sampled,
+                                            ctx.stats, ctx.executor);
     };
 }
 
