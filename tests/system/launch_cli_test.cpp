@@ -70,7 +70,7 @@ TEST(Launch, AGraphOfTinyKernelsPaysOneHostLaunchAndTheNodeGaps) {
 TEST(Launch, LargeKernelsTakeTheirMemoryTimeEitherWay) {
     testing::TempDir dir;
     constexpr int n = 8;
-    constexpr uint64_t elements = 268435456;  // 3 GiB of FP32 traffic: about a millisecond each
+    constexpr uint64_t elements = 268435456;  // 3 GiB of FP32 traffic each
     const auto stream = run(dir, "stream", chain("stream", n, elements));
     const auto graph = run(dir, "graph", chain("graph", n, elements));
     EXPECT_EQ(stream["models"]["gpu_analytic"]["memory_bound_ops"]["value"], n);
@@ -78,7 +78,7 @@ TEST(Launch, LargeKernelsTakeTheirMemoryTimeEitherWay) {
     // The host runs ahead; the launches differ only by their device-side gaps and the first
     // host call: microseconds in milliseconds.
     const double s = sim_time(stream), g = sim_time(graph);
-    EXPECT_GT(s, 1e-3 * n);
+    EXPECT_GT(s, 0.9e-3 * n);  // 3.2 GB at 3.35 TB/s: 0.96 ms each
     EXPECT_NEAR(s - g, n * (kStreamGap - kGraphNodeGap) + kStreamLaunch - kGraphLaunch, 1e-8);
     EXPECT_LT(std::abs(s - g) / s, 1e-3);
 }
