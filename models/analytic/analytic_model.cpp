@@ -19,8 +19,8 @@ constexpr uint64_t kLatestPs = uint64_t{1} << 62;
 AnalyticModel::Stats::Stats(StatGroup& g)
     : compute_bound(g.add_counter("compute_bound_ops", "count", "ops limited by peak FLOP/s")),
       memory_bound(g.add_counter("memory_bound_ops", "count", "ops limited by HBM bandwidth")),
-      launch_bound(g.add_counter(
-          "launch_bound_ops", "count", "ops whose launch overhead exceeds their work")),
+      launch_bound(
+          g.add_counter("launch_bound_ops", "count", "ops whose launch gap exceeds their work")),
       network_bound(g.add_counter("network_bound_ops", "count", "collectives (link-limited)")),
       host_bound(g.add_counter("host_bound_ops", "count", "host copies (PCIe-limited)")),
       power_limited(g.add_counter(
@@ -55,7 +55,7 @@ OpResult AnalyticModel::execute(const Op& op) {
     const OpCost cost = cost_of(op);
     RooflineTiming timing;
     try {
-        timing = core_.time(cost);
+        timing = core_.time(cost, op.launch);
     } catch (const std::range_error& e) {
         throw ConfigError(op.where, "kind", "operator '" + op.name + "': " + e.what());
     }
@@ -77,7 +77,7 @@ OpResult AnalyticModel::execute(const Op& op) {
                     "operator '" + op.name + "' would end beyond the simulator's time range");
             timing.duration = TimePs{static_cast<uint64_t>(std::ceil(
                                   governed.seconds * static_cast<double>(kPsPerSecond)))} +
-                              TimePs{hw_.launch_overhead_ps};
+                              TimePs{hw_.launch.gap_ps(op.launch)};
             timing.compute_seconds = governed.seconds;
             ++stats_.power_limited;
         }

@@ -32,6 +32,10 @@ class AnalyticModel final : public OpModel {
     bool supports(const Op& op) const override;
     std::string why_unsupported(const Op& op) const override;
     OpResult execute(const Op& op) override;
+    HostLaunch host_launch(const Op& op) const override {
+        return {TimePs{hw_.launch.host_per_op_ps(op.launch)},
+                TimePs{hw_.launch.host_once_ps(op.launch)}};
+    }
 
   private:
     const hw::HardwareParams hw_;

@@ -14,7 +14,7 @@ void register_analytic(Registry& r) {
                       resolved<hw::HardwareParams>(hw).publish(stats);
                   }});
     r.add_model({"gpu.analytic",
-                 "Roofline: max(FLOPs / peak(unit, dtype), bytes / bandwidth) + launch overhead; "
+                 "Roofline: max(FLOPs / peak(unit, dtype), bytes / bandwidth) + launch gap; "
                  "kernels, collectives and host copies as jobs sharing the device's SMs, links, "
                  "copy engines and memory",
                  "gpu", Fidelity::Analytic, all_op_kinds(),

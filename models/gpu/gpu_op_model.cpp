@@ -40,7 +40,6 @@ GpuOpModel::Stats::Stats(StatGroup& g)
 GpuOpModel::GpuOpModel(const GpuParams& params,
                        const energy::EnergyParams& energy,
                        const hw::HardwareParams& hw,
-                       uint64_t launch_overhead_ps,
                        bool sampled,
                        StatGroup& stats,
                        exec::DeviceExecutor& executor,
@@ -49,7 +48,6 @@ GpuOpModel::GpuOpModel(const GpuParams& params,
       energy_(energy),
       hw_(hw),
       outcomes_(outcomes ? *outcomes : own_outcomes_),
-      launch_overhead_ps_(launch_overhead_ps),
       sampled_(sampled),
       executor_(executor),
       stats_(stats) {}
@@ -279,8 +277,8 @@ OpResult GpuOpModel::execute(const Op& op) {
             op.where, "kind",
             "operator '" + op.name + "' would end beyond the simulator's time range");
     };
-    if (launch_overhead_ps_ > kLatestPs / 2 || now.value() > kLatestPs / 2)
-        throw beyond_time_range();
+    const uint64_t gap_ps = hw_.launch.gap_ps(op.launch);  // the device side of its launch
+    if (gap_ps > kLatestPs / 2 || now.value() > kLatestPs / 2) throw beyond_time_range();
     const std::string key = op_key(op);
     auto found = outcomes_.find(key);
     if (found == outcomes_.end()) {
@@ -294,7 +292,7 @@ OpResult GpuOpModel::execute(const Op& op) {
     const Outcome& o = found->second;
 
     if (o.kernel_time.value() > kLatestPs / 4) throw beyond_time_range();
-    const TimePs duration = o.kernel_time + TimePs{launch_overhead_ps_};
+    const TimePs duration = o.kernel_time + TimePs{gap_ps};
     // The kernel holds the share of the SMs' CTA slots its grid fills (all of them once it has
     // a wave or more) and moves its DRAM bytes through the GPU's memory port.
     const KernelMetrics& km = o.metrics;
@@ -325,9 +323,9 @@ OpResult GpuOpModel::execute(const Op& op) {
     const double seconds = to_seconds(duration);
     const double flop_share = res.roof_flops > 0 ? res.cost.flops / seconds / res.roof_flops : 0;
     const double byte_share = res.cost.dram_bytes / seconds / res.roof_bandwidth;
-    res.bound = TimePs{launch_overhead_ps_} > o.kernel_time ? "launch"
-                : flop_share > byte_share                   ? "compute"
-                                                            : "memory";
+    res.bound = TimePs{gap_ps} > o.kernel_time ? "launch"
+                : flop_share > byte_share      ? "compute"
+                                               : "memory";
     res.fidelity = o.extrapolated ? Fidelity::Sampled : Fidelity::Cycle;
     res.model = sampled_ ? "gpu.sm" : "gpu.sm_cycle";
     res.energy = o.energy;

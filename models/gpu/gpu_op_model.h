@@ -3,9 +3,10 @@
 // (element-wise, d2d memcpy, reduction, softmax, layernorm, embedding, GEMM, conv2d,
 // attention) runs as a kernel on
 // GpuCore, from a cold L2 and an idle memory system; the op takes the simulated kernel time plus
-// the launch overhead, as a job on the device (sim/exec): it fills the share of the SMs its CTAs
-// occupy and moves its DRAM bytes through the device's memory port. Two registrations share it:
-// `gpu.sm` (sampled: steady CTA waves, then extrapolated) and `gpu.sm_cycle` (every CTA).
+// the device-side gap of its launch (stream or graph node), as a job on the device (sim/exec): it
+// fills the share of the SMs its CTAs occupy and moves its DRAM bytes through the device's memory
+// port. Two registrations share it: `gpu.sm` (sampled: steady CTA waves, then extrapolated) and
+// `gpu.sm_cycle` (every CTA).
 #pragma once
 
 #include <map>
@@ -42,7 +43,6 @@ class GpuOpModel final : public OpModel {
     GpuOpModel(const GpuParams& params,
                const energy::EnergyParams& energy,
                const hw::HardwareParams& hw,
-               uint64_t launch_overhead_ps,
                bool sampled,
                StatGroup& stats,
                exec::DeviceExecutor& executor,
@@ -52,6 +52,10 @@ class GpuOpModel final : public OpModel {
     /// Throws ConfigError (the op's trace line) when the op's kernel hints cannot run here.
     std::string why_unsupported(const Op& op) const override;
     OpResult execute(const Op& op) override;
+    HostLaunch host_launch(const Op& op) const override {
+        return {TimePs{hw_.launch.host_per_op_ps(op.launch)},
+                TimePs{hw_.launch.host_once_ps(op.launch)}};
+    }
 
   private:
     Outcome run_kernels(const Op& op, const std::vector<KernelLaunch>& kernels) const;
@@ -66,7 +70,6 @@ class GpuOpModel final : public OpModel {
     hw::HardwareParams hw_;
     Outcomes own_outcomes_;
     Outcomes& outcomes_;
-    uint64_t launch_overhead_ps_;
     bool sampled_;
     exec::DeviceExecutor& executor_;
     struct Stats {

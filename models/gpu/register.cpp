@@ -21,8 +21,8 @@ ModelFactory factory(bool sampled) {
                                                  "\n" + ctx.config_fingerprint)
                                            : nullptr;
         return std::make_unique<GpuOpModel>(
-            resolved<GpuParams>(ctx.hw), resolved<energy::EnergyParams>(ctx.hw), hw,
-            hw.launch_overhead_ps, sampled, ctx.stats, ctx.executor, shared);
+            resolved<GpuParams>(ctx.hw), resolved<energy::EnergyParams>(ctx.hw), hw, sampled,
+            ctx.stats, ctx.executor, shared);
     };
 }
 

@@ -132,7 +132,15 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
         power->get_quantity("tdp", Dimension::Power, p.tdp_watts);
     }
     if (auto runtime = root.optional_child("runtime")) {
-        runtime->get_time_ps("launch_overhead", p.launch_overhead_ps);
+        if (runtime->has("launch_overhead")) {
+            runtime->fail("launch_overhead",
+                          "replaced by stream_launch, stream_gap, graph_launch and graph_node_gap "
+                          "(configs/hw/README.md, runtime:)");
+        }
+        runtime->get_time_ps("stream_launch", p.launch.stream_launch_ps);
+        runtime->get_time_ps("stream_gap", p.launch.stream_gap_ps);
+        runtime->get_time_ps("graph_launch", p.launch.graph_launch_ps);
+        runtime->get_time_ps("graph_node_gap", p.launch.graph_node_gap_ps);
     }
     if (auto network = root.optional_child_if_map("network")) {
         uint64_t channels = p.collective_channels;
@@ -217,8 +225,15 @@ void HardwareParams::publish(StatGroup& hw) const {
     hw.add_scalar("pcie_bandwidth", "B/s", "host-link (PCIe) bandwidth per direction")
         .set(pcie_bandwidth_per_direction());
     hw.add_scalar("tdp", "W", "thermal design power").set(tdp_watts);
-    hw.add_scalar("launch_overhead", "s", "per-kernel launch overhead (analytic fidelity)")
-        .set(static_cast<double>(launch_overhead_ps) / sim::kPsPerSecond);
+    StatGroup& launches = hw.add_group("launch");
+    const std::pair<const char*, std::pair<uint64_t, const char*>> costs[] = {
+        {"stream_launch", {launch.stream_launch_ps, "host time of one launch on a stream"}},
+        {"stream_gap", {launch.stream_gap_ps, "device time a stream-launched operator adds"}},
+        {"graph_launch", {launch.graph_launch_ps, "host time of one CUDA graph launch"}},
+        {"graph_node_gap", {launch.graph_node_gap_ps, "device time a graph node adds"}}};
+    for (const auto& [key, cost] : costs)
+        launches.add_scalar(key, "s", cost.second)
+            .set(static_cast<double>(cost.first) / sim::kPsPerSecond);
 }
 
 }  // namespace sim::hw

@@ -53,6 +53,31 @@ struct PcieParams {
     double lane_rate_bps = 0;  ///< raw per lane per direction, bit/s (128b/130b applied)
 };
 
+/// What launching an operator costs (the runtime: section, configs/hw/README.md). The host
+/// enqueues work one call after another; the device starts an operator a gap after the one
+/// before it on its stream has ended. A stream-launched trace makes one host call per operator;
+/// a CUDA graph (a trace with `launch: graph`) makes one host call for the whole trace, and its
+/// nodes follow one another with a smaller device-side gap.
+struct LaunchParams {
+    uint64_t stream_launch_ps = 0;   ///< host time of one launch on a stream, ps
+    uint64_t stream_gap_ps = 0;      ///< device time a stream-launched operator adds, ps
+    uint64_t graph_launch_ps = 0;    ///< host time of one graph launch (all its nodes), ps
+    uint64_t graph_node_gap_ps = 0;  ///< device time a graph node adds, ps
+
+    /// Host time per operator launched this way (its own call), ps.
+    uint64_t host_per_op_ps(LaunchMode mode) const {
+        return mode == LaunchMode::Graph ? 0 : stream_launch_ps;
+    }
+    /// Host time of the one call that launches the whole trace this way, ps.
+    uint64_t host_once_ps(LaunchMode mode) const {
+        return mode == LaunchMode::Graph ? graph_launch_ps : 0;
+    }
+    /// The device-side gap an operator launched this way adds to its duration, ps.
+    uint64_t gap_ps(LaunchMode mode) const {
+        return mode == LaunchMode::Graph ? graph_node_gap_ps : stream_gap_ps;
+    }
+};
+
 struct HardwareParams {
     std::string name;                           ///< free text, e.g. "NVIDIA H100 SXM5 80GB"
     std::string device = "gpu";                 ///< device kind (registry key)
@@ -66,8 +91,8 @@ struct HardwareParams {
     uint64_t l2_bytes = 0;  ///< L2 cache size, bytes
     NvlinkParams nvlink;
     PcieParams pcie;
-    double tdp_watts = 0;             ///< thermal design power, W; 0 if unknown
-    uint64_t launch_overhead_ps = 0;  ///< per-kernel launch overhead, ps
+    double tdp_watts = 0;  ///< thermal design power, W; 0 if unknown
+    LaunchParams launch;   ///< runtime: host launch costs and device-side gaps
     /// CTAs a collective's kernel runs at the analytic fidelity (NCCL: one per channel), each
     /// holding an SM while the collective runs: network.channels, 1..64. ASSUMPTION: 16, the
     /// order NCCL picks on NVLink systems (nccl-tests prints it as nChannels [nccl-tests]); the

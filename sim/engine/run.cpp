@@ -10,6 +10,7 @@
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
 #include "sim/config/resolved.h"
+#include "sim/engine/host_launch.h"
 #include "sim/engine/inference_step.h"
 #include "sim/engine/ops_csv.h"
 #include "sim/engine/output_dir.h"
@@ -441,9 +442,10 @@ RunSummary run_simulation(const Registry& registry,
     engine_log->info("{}: {} operators on {} stream(s), system '{}'", trace.name, trace.ops.size(),
                      trace.stream_count(), machine.spec().name);
     ProgressBar progress(trace.ops.size(), options.progress);
-    TraceDriver driver("driver", trace, models, [&progress](uint64_t done) {
-        progress.update(done, sc_core::sc_time_stamp().to_seconds());
-    });
+    TraceDriver driver("driver", trace, models, host_issue_times(trace, models),
+                       [&progress](uint64_t done) {
+                           progress.update(done, sc_core::sc_time_stamp().to_seconds());
+                       });
     sc_core::sc_start();
     progress.finish();
     driver.rethrow_if_failed();

@@ -10,15 +10,18 @@ namespace sim {
 TraceDriver::TraceDriver(sc_core::sc_module_name name,
                          const Trace& trace,
                          std::vector<OpModel*> models,
+                         std::vector<TimePs> issued,
                          std::function<void(uint64_t)> on_done)
     : sc_core::sc_module(name),
       trace_(trace),
       models_(std::move(models)),
+      issued_(std::move(issued)),
       on_done_(std::move(on_done)),
       results_(trace.ops.size()),
       done_(trace.ops.size(), false),
       event_of_(trace.ops.size(), -1) {
     SIM_ASSERT(models_.size() == trace_.ops.size(), "one model per op");
+    SIM_ASSERT(issued_.empty() || issued_.size() == trace_.ops.size(), "one issue time per op");
     // Lanes in (device, stream) order, so threads start in the same order on every run.
     std::map<std::pair<std::string, uint32_t>, std::vector<size_t>> lanes;
     for (const Op& op : trace_.ops)
@@ -60,6 +63,12 @@ void TraceDriver::play(uint32_t stream) {
         for (size_t dep : op.after) {
             while (!done_[dep])
                 sc_core::wait(*events_[static_cast<size_t>(event_of_[dep])]);
+        }
+        // The host may not have enqueued it yet (a chain of short kernels outruns the host).
+        if (!issued_.empty()) {
+            const uint64_t now = sc_core::sc_time_stamp().value();
+            const uint64_t at = issued_[index].value();
+            if (at > now) sc_core::wait(sc_core::sc_time::from_value(at - now));
         }
         Rendezvous* group = op.rendezvous ? rendezvous_.at(*op.rendezvous).get() : nullptr;
         if (group) meet(group->arrived, op.rendezvous_size, group->all_arrived);

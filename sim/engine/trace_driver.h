@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Plays an operator trace on the models: one SystemC thread per stream of each device issues
 // that stream's operators in program order, waits for their `after:` dependencies, and hands each
-// to the model chosen for it. Models advance simulated time; the driver only records results.
+// to the model chosen for it, no earlier than the host has enqueued it (host_launch.h). Models
+// advance simulated time; the driver only records results.
 #pragma once
 
 #define SC_INCLUDE_DYNAMIC_PROCESSES
@@ -20,10 +21,12 @@ namespace sim {
 
 class TraceDriver : public sc_core::sc_module {
   public:
-    /// models[i] executes trace.ops[i]; on_done(count) is called after each completion.
+    /// models[i] executes trace.ops[i], not before issued[i] (empty: as soon as its stream and
+    /// dependencies allow); on_done(count) is called after each completion.
     TraceDriver(sc_core::sc_module_name name,
                 const Trace& trace,
                 std::vector<OpModel*> models,
+                std::vector<TimePs> issued,
                 std::function<void(uint64_t)> on_done);
 
     /// Results in trace order; valid after sc_start() returns.
@@ -50,6 +53,7 @@ class TraceDriver : public sc_core::sc_module {
 
     const Trace& trace_;
     std::vector<OpModel*> models_;
+    std::vector<TimePs> issued_;  // when the host has enqueued each op; empty: at time 0
     std::function<void(uint64_t)> on_done_;
     std::vector<std::vector<size_t>> stream_ops_;  // per (device, stream) lane
     std::vector<OpResult> results_;

@@ -25,7 +25,7 @@ class StatGroup;
 class Logging;
 
 enum class Fidelity {
-    Analytic,  ///< Roofline: max(FLOPs / peak, bytes / bandwidth) + launch overhead
+    Analytic,  ///< Roofline: max(FLOPs / peak, bytes / bandwidth) + launch gap
     Sampled,   ///< cycle-level until steady, then extrapolated
     Cycle,     ///< everything simulated
 };
@@ -62,6 +62,14 @@ struct OpResult {
     std::string fallback;
 };
 
+/// What the host (the CPU thread driving a device) spends launching an operator, by the way
+/// it is launched: `per_op` for each operator it enqueues with a call of its own (a stream
+/// launch), `once` for the one call that enqueues the whole trace (a CUDA graph launch).
+struct HostLaunch {
+    TimePs per_op{0};
+    TimePs once{0};
+};
+
 class OpModel {
   public:
     virtual ~OpModel() = default;
@@ -71,6 +79,12 @@ class OpModel {
     virtual std::string why_unsupported(const Op& op) const = 0;
     /// Runs op from the current simulated time; must be called from a SystemC thread.
     virtual OpResult execute(const Op& op) = 0;
+    /// The host's side of launching op (the engine serialises it per device, host_launch.h);
+    /// nothing by default: the model's own timing covers what its host does.
+    virtual HostLaunch host_launch(const Op& op) const {
+        (void)op;
+        return {};
+    }
 };
 
 /// Everything a model factory may use to build itself. Models read their params from hw

@@ -99,6 +99,16 @@ std::string to_string(ComputeUnit u) {
     return "?";
 }
 
+std::string to_string(LaunchMode m) {
+    return m == LaunchMode::Graph ? "graph" : "stream";
+}
+
+std::optional<LaunchMode> parse_launch_mode(const std::string& s) {
+    if (s == "stream") return LaunchMode::Stream;
+    if (s == "graph") return LaunchMode::Graph;
+    return std::nullopt;
+}
+
 bool is_collective(OpKind k) {
     return k == OpKind::AllReduce || k == OpKind::AllGather || k == OpKind::ReduceScatter ||
            k == OpKind::AllToAll || k == OpKind::SendRecv;

@@ -147,6 +147,14 @@ struct KernelHints {
     }
 };
 
+/// How the host launches a trace's kernels (its header's `launch:`, traces/README.md).
+enum class LaunchMode {
+    Stream,  ///< one host call per operator, enqueued on its stream (cudaLaunchKernel)
+    Graph,   ///< the whole trace captured as one CUDA graph: one host call for all of it
+};
+std::string to_string(LaunchMode m);
+std::optional<LaunchMode> parse_launch_mode(const std::string& s);
+
 /// Which pass of a pipelined micro-batch an operator belongs to (traces/README.md, pipeline:).
 enum class PipelinePhase {
     None,      ///< outside the pipeline (the optimizer step, gradient reductions)
@@ -161,6 +169,7 @@ struct Op {
     std::string device;         ///< the system instance that runs it; empty: the first device
     uint32_t stream = 0;        ///< ops on one stream (of one device) run in program order
     std::vector<size_t> after;  ///< indices of ops that must finish first (all < index)
+    LaunchMode launch = LaunchMode::Stream;  ///< how the host launched it (the header's launch:)
     DType dtype = DType::FP32;
     OpParams params;
     KernelHints kernel;
@@ -224,6 +233,7 @@ struct Trace {
     std::optional<DeclaredMemory> memory;      ///< the header's memory: map, when present
     std::optional<PipelineLayout> pipeline;    ///< the header's pipeline: map, when present
     std::optional<InferenceLayout> inference;  ///< the header's inference: map, when present
+    LaunchMode launch = LaunchMode::Stream;    ///< the header's launch: (every op carries it)
     /// Number of streams used (max stream + 1).
     uint32_t stream_count() const;
 };

@@ -316,6 +316,7 @@ class TraceBuilder {
         Op op;
         op.index = trace_.ops.size();
         op.where = n.location();
+        op.launch = trace_.launch;
 
         std::string kind_text;
         n.require("kind", kind_text);
@@ -540,6 +541,12 @@ void read_header(const ConfigNode& header, Trace& trace) {
     if (header.has("inference")) trace.inference = read_inference_layout(header);
     if (trace.pipeline && trace.inference)
         header.fail("inference", "a trace is a pipeline stage or an inference run, not both");
+    std::string launch = to_string(trace.launch);
+    header.get("launch", launch);
+    const auto mode = parse_launch_mode(launch);
+    if (!mode)
+        header.fail("launch", "'" + launch + "' is not a launch mode; expected stream or graph");
+    trace.launch = *mode;
 }
 
 std::string stem_of(const std::string& label) {

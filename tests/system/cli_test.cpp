@@ -241,12 +241,13 @@ TEST(Cli, AbsurdValuesAreRejectedNotCrashes) {
                     o,
                 dir),
         "beyond the simulator's time range");
-    expect_bad_input(wallsim("run " + kH100 + v + o + " --set runtime.launch_overhead=1e7s", dir),
+    expect_bad_input(wallsim("run " + kH100 + v + o + " --set runtime.stream_gap=1e7s", dir),
                      "time range");
     expect_bad_input(
-        wallsim("run " + kH100 + v + o + " --fidelity analytic --set runtime.launch_overhead=1e7s",
-                dir),
+        wallsim("run " + kH100 + v + o + " --fidelity analytic --set runtime.stream_gap=1e7s", dir),
         "time range");
+    expect_bad_input(wallsim("run " + kH100 + v + o + " --set runtime.stream_launch=1e7s", dir),
+                     "launched beyond the simulator's time range");
     expect_bad_input(wallsim("hbm " + kH100 + " --outstanding -1", dir), "--outstanding: '-1'");
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
 }

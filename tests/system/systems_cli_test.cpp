@@ -231,7 +231,8 @@ TEST(Systems, OnlyIdenticalGpusShareTheirSimulatedKernels) {
 // Traffic between named GPUs crosses the NVLink ports and NVSwitches as chunk transactions:
 // two exchanges with one GPU share its links and each takes about twice as long; an exchange
 // between two other GPUs runs at its time alone. Alone, a 256 MiB send/receive moves at the
-// links' data rate: 18 NVLinks × 25 GB/s × 0.824 ([nccl] topo.h), plus the 2 us launch.
+// links' data rate: 18 NVLinks × 25 GB/s × 0.824 ([nccl] topo.h), plus the 0.9 us gap of its
+// stream launch (runtime.stream_gap).
 TEST(Systems, ExchangesWithOneGpuShareItsNvlinks) {
     testing::TempDir dir;
     const auto out = dir.path() / "o";
@@ -242,7 +243,7 @@ TEST(Systems, ExchangesWithOneGpuShareItsNvlinks) {
         dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto t = op_times(slurp(out / "ops.csv"));
-    const double alone_us = 268435456.0 / (18 * 25e9 * 0.824) * 1e6 + 2;
+    const double alone_us = 268435456.0 / (18 * 25e9 * 0.824) * 1e6 + 0.9;
     EXPECT_NEAR(t.at("c@gpu4"), alone_us, 0.01 * alone_us);
     EXPECT_DOUBLE_EQ(t.at("c@gpu4"), t.at("c@gpu5"));
     for (const char* shared : {"a@gpu0", "b@gpu2"}) {
@@ -278,7 +279,7 @@ TEST(Systems, PeerCopiesIntoOneGpuShareItsNvlinks) {
                            dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const auto t = op_times(slurp(out / "ops.csv"));
-    const double alone_us = 268435456.0 / (18 * 25e9 * 0.824) * 1e6 + 2;
+    const double alone_us = 268435456.0 / (18 * 25e9 * 0.824) * 1e6 + 0.9;
     EXPECT_NEAR(t.at("c34"), alone_us, 0.01 * alone_us);
     EXPECT_GT(std::max(t.at("c01"), t.at("c21")), 1.95 * alone_us);
     const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));

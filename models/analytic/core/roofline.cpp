@@ -54,7 +54,7 @@ std::string RooflineCore::unsupported_reason(const Op& op, const OpCost& cost) c
     return "unknown unit";
 }
 
-RooflineTiming RooflineCore::time(const OpCost& cost) const {
+RooflineTiming RooflineCore::time(const OpCost& cost, LaunchMode launch_mode) const {
     RooflineTiming t;
     switch (cost.unit) {
         case ComputeUnit::Network:
@@ -78,21 +78,22 @@ RooflineTiming RooflineCore::time(const OpCost& cost) const {
             break;
         }
     }
-    const double launch = static_cast<double>(hw_.launch_overhead_ps) / kPsPerSecond;
+    const uint64_t gap_ps = hw_.launch.gap_ps(launch_mode);
+    const double launch = static_cast<double>(gap_ps) / kPsPerSecond;
     if (cost.replay_ps > 0) {
         // A measured kernel body replayed as is (an imported kernel no model describes),
         // launched like any other kernel; its FLOPs and bytes, if known, do not time it.
         const double replay = static_cast<double>(cost.replay_ps) / kPsPerSecond;
         if (!(replay + launch <= kMostSeconds)) ceil_ps(replay + launch);  // throws
         t.bound = "measured";
-        t.duration = TimePs{cost.replay_ps} + TimePs{hw_.launch_overhead_ps};
+        t.duration = TimePs{cost.replay_ps} + TimePs{gap_ps};
         return t;
     }
     const double busy = std::max(t.compute_seconds, t.memory_seconds);
     if (!(busy + launch <= kMostSeconds)) ceil_ps(busy + launch);  // throws
-    // An op whose fixed overhead exceeds its work is latency-bound, not on either roof.
+    // An op whose launch gap exceeds its work is latency-bound, not on either roof.
     if (launch > busy) t.bound = "launch";
-    t.duration = ceil_ps(busy) + TimePs{hw_.launch_overhead_ps};
+    t.duration = ceil_ps(busy) + TimePs{gap_ps};
     return t;
 }
 

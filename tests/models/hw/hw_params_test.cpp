@@ -28,7 +28,7 @@ const char* const kMinimal =
     "hbm: {stacks: 2, bus_width_bits: 1024, pin_rate: 2Gbps, capacity: 16GB}\n"
     "nvlink: {links: 4, link_bandwidth: 50GB/s}\n"
     "pcie: {lanes: 16, lane_rate: 32Gbps}\n"
-    "runtime: {launch_overhead: 2us}\n";
+    "runtime: {stream_launch: 3us, stream_gap: 1us, graph_launch: 4us, graph_node_gap: 0.5us}\n";
 
 HardwareParams load(const std::string& text, const std::vector<std::string>& overrides = {}) {
     auto doc = parse_config_text(text, "hw.yaml");
@@ -50,7 +50,18 @@ TEST(HardwareParams, DerivesPeaksFromStructure) {
     EXPECT_DOUBLE_EQ(p.nvlink_bandwidth_per_direction(), 100e9);
     EXPECT_DOUBLE_EQ(p.pcie_bandwidth_per_direction(), 16 * 32e9 * 128 / 130 / 8);
     EXPECT_DOUBLE_EQ(p.ridge_point(ComputeUnit::Tensor, DType::FP16), 2048e9 / 512e9);
-    EXPECT_EQ(p.launch_overhead_ps, 2'000'000u);
+    EXPECT_EQ(p.launch.host_per_op_ps(LaunchMode::Stream), 3'000'000u);
+    EXPECT_EQ(p.launch.host_once_ps(LaunchMode::Stream), 0u);
+    EXPECT_EQ(p.launch.gap_ps(LaunchMode::Stream), 1'000'000u);
+    EXPECT_EQ(p.launch.host_per_op_ps(LaunchMode::Graph), 0u);
+    EXPECT_EQ(p.launch.host_once_ps(LaunchMode::Graph), 4'000'000u);
+    EXPECT_EQ(p.launch.gap_ps(LaunchMode::Graph), 500'000u);
+}
+
+TEST(HardwareParams, TheOldLaunchOverheadKeyNamesItsReplacements) {
+    EXPECT_THAT(
+        config_error([] { load(kMinimal, {"runtime.launch_overhead=2us"}); }),
+        HasSubstr("replaced by stream_launch, stream_gap, graph_launch and graph_node_gap"));
 }
 
 TEST(HardwareParams, WhatIfOverridesMoveDerivedFigures) {
@@ -77,7 +88,7 @@ TEST(HardwareParams, ImpossibleValuesAreRejectedWithTheirKey) {
                 HasSubstr("not one of: HBM2"));
     EXPECT_THAT(config_error([] { load(kMinimal, {"clocks.core=0Hz"}); }),
                 HasSubstr("positive whole number"));
-    EXPECT_THAT(config_error([] { load(kMinimal, {"runtime.launch_overhead=-1us"}); }),
+    EXPECT_THAT(config_error([] { load(kMinimal, {"runtime.stream_gap=-1us"}); }),
                 HasSubstr("negative"));
 }
 

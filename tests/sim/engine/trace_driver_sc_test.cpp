@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "sim/engine/host_launch.h"
 #include "sim/engine/trace_driver.h"
 #include "sim/trace/trace_parser.h"
 
@@ -25,13 +26,23 @@ class FixedDelayModel final : public OpModel {
         r.bound = "compute";
         return r;
     }
+    // The host spends 25 ns per stream launch, 40 ns on a graph launch.
+    HostLaunch host_launch(const Op& op) const override {
+        if (op.launch == LaunchMode::Graph) return {TimePs{0}, TimePs{40'000}};
+        return {TimePs{25'000}, TimePs{0}};
+    }
 };
 
 struct Harness {
-    explicit Harness(const std::string& yaml)
+    /// host: start no op before the host has launched it (host_issue_times); otherwise at once.
+    explicit Harness(const std::string& yaml, bool host = false)
         : trace(parse_trace_yaml(yaml, "t.yaml")),
           models(trace.ops.size(), &model),
-          driver("driver", trace, models, [this](uint64_t n) { completions = n; }) {}
+          driver("driver",
+                 trace,
+                 models,
+                 host ? host_issue_times(trace, models) : std::vector<TimePs>{},
+                 [this](uint64_t n) { completions = n; }) {}
     const OpResult& result(size_t i) const { return driver.results()[i]; }
 
     Trace trace;
@@ -55,6 +66,34 @@ TEST(TraceDriver, OneStreamRunsInProgramOrder) {
     EXPECT_EQ(h.result(0).start, TimePs{0});
     EXPECT_EQ(h.result(1).start, TimePs{10 * kNs});
     EXPECT_EQ(h.result(2).end, TimePs{30 * kNs});
+}
+
+// Ops of 10 ns launched every 25 ns run at the host's rate, one per launch.
+TEST(TraceDriver, AStreamWaitsForTheHostToLaunchEachOp) {
+    Harness h(
+        "version: 1\nops:\n"
+        "  - {kind: elementwise, elements: 1}\n"
+        "  - {kind: elementwise, elements: 1}\n"
+        "  - {kind: elementwise, elements: 1, stream: 1}\n",
+        true);
+    sc_core::sc_start();
+    EXPECT_EQ(h.result(0).start, TimePs{25 * kNs});
+    EXPECT_EQ(h.result(1).start, TimePs{50 * kNs});
+    EXPECT_EQ(h.result(2).start, TimePs{75 * kNs});  // one host thread for every stream
+}
+
+// A graph is launched once; its ops then follow one another as fast as the device runs them.
+TEST(TraceDriver, AGraphIsLaunchedOnce) {
+    Harness h(
+        "version: 1\nlaunch: graph\nops:\n"
+        "  - {kind: elementwise, elements: 1}\n"
+        "  - {kind: elementwise, elements: 1}\n"
+        "  - {kind: elementwise, elements: 1}\n",
+        true);
+    sc_core::sc_start();
+    EXPECT_EQ(h.result(0).start, TimePs{40 * kNs});
+    EXPECT_EQ(h.result(1).start, TimePs{50 * kNs});
+    EXPECT_EQ(h.result(2).end, TimePs{70 * kNs});
 }
 
 TEST(TraceDriver, StreamsOverlap) {

@@ -192,6 +192,25 @@ TEST(TraceParser, HeaderErrors) {
                 StartsWith("t.yaml:2:1: opz: unknown key"));
 }
 
+TEST(TraceParser, LaunchHeaderDefaultsToStreamAndReachesEveryOp) {
+    const std::string ops =
+        "ops:\n  - {kind: elementwise, elements: 4}\n"
+        "  - repeat: 2\n    ops: [{name: r, kind: elementwise, elements: 4}]\n";
+    const Trace plain = parse_trace_yaml("version: 1\n" + ops, "t.yaml");
+    EXPECT_EQ(plain.launch, LaunchMode::Stream);
+    const Trace graph = parse_trace_yaml("version: 1\nlaunch: graph\n" + ops, "t.yaml");
+    EXPECT_EQ(graph.launch, LaunchMode::Graph);
+    ASSERT_EQ(graph.ops.size(), 3u);
+    for (const Op& op : graph.ops)
+        EXPECT_EQ(op.launch, LaunchMode::Graph) << op.name;
+    const Trace jsonl = parse_trace_jsonl(
+        "{\"version\": 1, \"launch\": \"graph\"}\n{\"kind\": \"elementwise\", \"elements\": 4}\n",
+        "t.jsonl");
+    EXPECT_EQ(jsonl.ops[0].launch, LaunchMode::Graph);
+    EXPECT_EQ(yaml_error("version: 1\nlaunch: graphs\n" + ops),
+              "t.yaml:2:9: launch: 'graphs' is not a launch mode; expected stream or graph");
+}
+
 TEST(TraceParser, FileEncodingFollowsExtension) {
     testing::TempDir dir;
     const std::string txt = dir.write("trace.txt", "version: 1\n");

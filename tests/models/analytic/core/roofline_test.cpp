@@ -11,7 +11,7 @@ namespace sim::analytic {
 namespace {
 
 // 1 SM at 1 GHz: vector fp32 1 TFLOP/s, tensor fp16 10 TFLOP/s; HBM 100 GB/s (ridge 100);
-// NVLink 50 GB/s per direction; no launch overhead unless set.
+// NVLink 50 GB/s per direction; no launch gap unless set (a graph node's is a tenth of it).
 hw::HardwareParams device(const std::string& launch = "0us") {
     auto doc = parse_config_text(
         "name: t\ndevice: gpu\nsm: {count: 1}\nclocks: {core: 1GHz}\n"
@@ -19,8 +19,8 @@ hw::HardwareParams device(const std::string& launch = "0us") {
         "  tensor: {clock: core, flops_per_clock: {fp16: 10000}}\n"
         "hbm: {stacks: 1, bus_width_bits: 800, pin_rate: 1Gbps}\n"
         "nvlink: {links: 2, link_bandwidth: 50GB/s}\n"
-        "runtime: {launch_overhead: " +
-            launch + "}\n",
+        "runtime: {stream_gap: " +
+            launch + ", graph_node_gap: " + launch + "}\n",
         "t.yaml");
     return hw::HardwareParams::from_config(ConfigNode::root_of(doc));
 }
@@ -60,12 +60,16 @@ TEST(Roofline, AtTheRidgeBothRoofsAgree) {
     EXPECT_DOUBLE_EQ(t.compute_seconds, t.memory_seconds);
 }
 
-TEST(Roofline, LaunchOverheadIsAddedAndCanDominate) {
-    const hw::HardwareParams hw = device("5us");
+TEST(Roofline, LaunchGapIsAddedAndCanDominate) {
+    hw::HardwareParams hw = device("5us");
+    hw.launch.graph_node_gap_ps = 500'000;
     const RooflineCore core(hw);
-    const RooflineTiming tiny = core.time(cost(1e3, 1e3, ComputeUnit::Vector, DType::FP32));
+    const OpCost small = cost(1e3, 1e3, ComputeUnit::Vector, DType::FP32);
+    const RooflineTiming tiny = core.time(small);
     EXPECT_EQ(tiny.bound, "launch");
     EXPECT_EQ(tiny.duration, TimePs{5'000'000 + 10'000});  // 1 kB at 100 GB/s = 10 ns
+    // A graph node pays the graph's smaller gap.
+    EXPECT_EQ(core.time(small, LaunchMode::Graph).duration, TimePs{500'000 + 10'000});
 }
 
 TEST(Roofline, CollectivesUseTheLinkBandwidth) {
