@@ -5,14 +5,11 @@
 
 #include "sim/core/error.h"
 #include "sim/tlm/route_extension.h"
+#include "sim/tlm/sc_time_ps.h"
 
 namespace sim::exec {
 
-namespace {
-TimePs now_ps() {
-    return TimePs{sc_core::sc_time_stamp().value()};
-}
-}  // namespace
+using tlm_util::now_ps;
 
 DeviceModule::DeviceModule(sc_core::sc_module_name name,
                            std::string kind,
@@ -51,6 +48,19 @@ void DeviceModule::step(TimePs now) {
         link_sends_.erase(id);
         link_total_.erase(id);
     }
+}
+
+tlm::tlm_generic_payload* DeviceModule::chunk_payload(tlm::tlm_command command, unsigned bytes) {
+    tlm::tlm_generic_payload* trans = pool_.acquire();
+    trans->set_command(command);
+    trans->set_address(0);
+    trans->set_data_ptr(dummy_data_.data());
+    trans->set_data_length(bytes);
+    trans->set_streaming_width(bytes);
+    trans->set_byte_enable_ptr(nullptr);
+    trans->set_dmi_allowed(false);
+    trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    return trans;
 }
 
 std::optional<uint32_t> DeviceModule::link_id_of(const std::string& device) const {
@@ -104,16 +114,8 @@ void DeviceModule::send_link_chunk(const ChunkRequest& c) {
             {routes_.to[sends->second.front().to].front(), 1, sends->second.front().to});
     link_chunks_[slot].parts_left = static_cast<uint32_t>(parts.size());
     for (const Part& part : parts) {
-        tlm::tlm_generic_payload* trans = pool_.acquire();
         const auto bytes = static_cast<unsigned int>(part.bytes);
-        trans->set_command(tlm::TLM_WRITE_COMMAND);
-        trans->set_address(0);
-        trans->set_data_ptr(dummy_data_.data());
-        trans->set_data_length(bytes);
-        trans->set_streaming_width(bytes);
-        trans->set_byte_enable_ptr(nullptr);
-        trans->set_dmi_allowed(false);
-        trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        tlm::tlm_generic_payload* trans = chunk_payload(tlm::TLM_WRITE_COMMAND, bytes);
         tlm_util::set_destination(*trans, part.to);
         link_in_flight_[trans] = slot;
         ++counters_.link_chunks;
@@ -195,17 +197,10 @@ void DeviceModule::send_queued() {
     while (!open_ && !to_send_.empty()) {
         const ChunkRequest c = to_send_.front();
         to_send_.pop_front();
-        tlm::tlm_generic_payload* trans = pool_.acquire();
         const auto bytes = static_cast<unsigned int>(std::max(1.0, c.bytes));
-        trans->set_command(tlm::TLM_READ_COMMAND);
+        tlm::tlm_generic_payload* trans = chunk_payload(tlm::TLM_READ_COMMAND, bytes);
         trans->set_address(next_address_);
         next_address_ += bytes;
-        trans->set_data_ptr(dummy_data_.data());
-        trans->set_data_length(bytes);
-        trans->set_streaming_width(bytes);
-        trans->set_byte_enable_ptr(nullptr);
-        trans->set_dmi_allowed(false);
-        trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         // This device as the request's source; the payload owns the extension and keeps it
         // across reuse (reset() frees only auto extensions).
         if (!trans->get_extension<tlm_util::OriginExtension>())

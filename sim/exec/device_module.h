@@ -76,6 +76,8 @@ class DeviceModule : public sc_core::sc_module,
                                TimePs at) override;
     void answered(tlm_util::LinkPort& port, tlm::tlm_generic_payload& trans, TimePs at) override;
     void send_link_chunk(const ChunkRequest& c);
+    /// A pooled payload of bytes (timing only: its data pointer is a dummy no target reads).
+    tlm::tlm_generic_payload* chunk_payload(tlm::tlm_command command, unsigned bytes);
     void on_wakeup();
     void step(TimePs now);
     void send_queued();

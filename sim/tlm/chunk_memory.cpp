@@ -6,17 +6,9 @@
 
 #include "sim/core/error.h"
 #include "sim/tlm/origin_extension.h"
+#include "sim/tlm/sc_time_ps.h"
 
 namespace sim::tlm_util {
-
-namespace {
-TimePs now_ps() {
-    return TimePs{sc_core::sc_time_stamp().value()};
-}
-sc_core::sc_time span(TimePs from, TimePs to) {
-    return sc_core::sc_time::from_value(to.value() - from.value());
-}
-}  // namespace
 
 void ChunkMemoryParams::validate() const {
     SIM_ASSERT(bandwidth >= 0, "memory bandwidth must be >= 0");

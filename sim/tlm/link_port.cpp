@@ -6,17 +6,9 @@
 
 #include "sim/core/error.h"
 #include "sim/tlm/route_extension.h"
+#include "sim/tlm/sc_time_ps.h"
 
 namespace sim::tlm_util {
-
-namespace {
-TimePs now_ps() {
-    return TimePs{sc_core::sc_time_stamp().value()};
-}
-sc_core::sc_time after(TimePs now, TimePs at) {
-    return sc_core::sc_time::from_value(at.value() - now.value());
-}
-}  // namespace
 
 LinkPort::LinkPort(sc_core::sc_module_name name,
                    const std::string& kind,
@@ -59,7 +51,7 @@ TimePs LinkPort::send(tlm::tlm_generic_payload& trans, TimePs now, TimePs head) 
     counters_.bytes += bytes;
     const TimePs arrival = free_at_ + latency_;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = after(now, arrival);
+    sc_core::sc_time delay = span(now, arrival);
     const tlm::tlm_sync_enum s = tx->nb_transport_fw(trans, phase, delay);
     if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP)) {
         // The peer was the destination: the answer crosses the link back.
@@ -74,7 +66,7 @@ TimePs LinkPort::send(tlm::tlm_generic_payload& trans, TimePs now, TimePs head) 
 void LinkPort::answer(tlm::tlm_generic_payload& trans, TimePs at) {
     const TimePs now = now_ps();
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
-    sc_core::sc_time delay = after(now, std::max(now, at));
+    sc_core::sc_time delay = span(now, std::max(now, at));
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     const tlm::tlm_sync_enum s = rx->nb_transport_bw(trans, phase, delay);
     SIM_ASSERT(s == tlm::TLM_COMPLETED, "a link answer is taken at once");

@@ -3,14 +3,9 @@
 
 #include "sim/core/error.h"
 #include "sim/tlm/route_extension.h"
+#include "sim/tlm/sc_time_ps.h"
 
 namespace sim::tlm_util {
-
-namespace {
-TimePs now_ps() {
-    return TimePs{sc_core::sc_time_stamp().value()};
-}
-}  // namespace
 
 LinkSwitch::LinkSwitch(sc_core::sc_module_name name,
                        const std::string& kind,

@@ -296,10 +296,8 @@ TEST(Systems, PeerCopiesIntoOneGpuShareItsNvlinks) {
     EXPECT_THAT(bad.err, HasSubstr("'gpu9' is not a device"));
 }
 
-// Two GPUs whose NVLinks are wired to each other, no switch: an all-reduce between them sends
-// over those links.
-TEST(Systems, TwoGpusWiredToEachOtherAllReduceOverTheirNvlinks) {
-    testing::TempDir dir;
+// A system file of two H100s, each with its HBM, and `links` (connection lines) between them.
+std::filesystem::path two_h100s(const testing::TempDir& dir, const std::string& links) {
     const auto sys = dir.path() / "pair.yaml";
     const std::string h100 = std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml";
     std::ofstream(sys) << "system: pair\ninstances:\n"
@@ -307,10 +305,18 @@ TEST(Systems, TwoGpusWiredToEachOtherAllReduceOverTheirNvlinks) {
                        << "  gpu1: {extends: " << h100 << "}\n"
                        << "  hbm0: {kind: hbm, extends: " << h100 << "}\n"
                        << "  hbm1: {kind: hbm, extends: " << h100 << "}\n"
-                       << "connections:\n"
-                       << "  - gpu0.mem -> hbm0\n  - gpu1.mem -> hbm1\n"
-                       << "  - {from: 'gpu0.nvlink[0..17]', to: 'gpu1.nvlink[0..17]', "
-                          "latency: 100ns}\n";
+                       << "connections:\n  - gpu0.mem -> hbm0\n  - gpu1.mem -> hbm1\n"
+                       << links;
+    return sys;
+}
+
+// Two GPUs whose NVLinks are wired to each other, no switch: an all-reduce between them sends
+// over those links.
+TEST(Systems, TwoGpusWiredToEachOtherAllReduceOverTheirNvlinks) {
+    testing::TempDir dir;
+    const auto sys = two_h100s(dir,
+                               "  - {from: 'gpu0.nvlink[0..17]', to: 'gpu1.nvlink[0..17]', "
+                               "latency: 100ns}\n");
     const auto trace = dir.path() / "t.yaml";
     std::ofstream(trace) << "version: 1\nops:\n"
                          << "  - {name: ar, kind: allreduce, bytes: 67108864, group: [gpu0, "
@@ -331,14 +337,7 @@ TEST(Systems, TwoGpusWiredToEachOtherAllReduceOverTheirNvlinks) {
 
 TEST(Systems, ACollectiveBetweenUnlinkedGpusIsAnError) {
     testing::TempDir dir;
-    const auto sys = dir.path() / "apart.yaml";
-    const std::string h100 = std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml";
-    std::ofstream(sys) << "system: apart\ninstances:\n"
-                       << "  gpu0: {extends: " << h100 << "}\n"
-                       << "  gpu1: {extends: " << h100 << "}\n"
-                       << "  hbm0: {kind: hbm, extends: " << h100 << "}\n"
-                       << "  hbm1: {kind: hbm, extends: " << h100 << "}\n"
-                       << "connections:\n  - gpu0.mem -> hbm0\n  - gpu1.mem -> hbm1\n";
+    const auto sys = two_h100s(dir, "");
     const auto trace = dir.path() / "t.yaml";
     std::ofstream(trace) << "version: 1\nops:\n"
                          << "  - {name: ar, kind: allreduce, bytes: 1024, group: [gpu0, gpu1]}\n";
