@@ -20,9 +20,9 @@ ModelFactory factory(bool sampled) {
                                                  std::string(sampled ? "gpu.sm" : "gpu.sm_cycle") +
                                                  "\n" + ctx.config_fingerprint)
                                            : nullptr;
-        return std::make_unique<GpuOpModel>(
-            resolved<GpuParams>(ctx.hw), resolved<energy::EnergyParams>(ctx.hw), hw, sampled,
-            ctx.stats, ctx.executor, shared);
+        return std::make_unique<GpuOpModel>(resolved<GpuParams>(ctx.hw),
+                                            resolved<energy::EnergyParams>(ctx.hw), hw, sampled,
+                                            ctx.stats, ctx.executor, shared);
     };
 }
 

@@ -20,8 +20,8 @@ enum class SendPattern {
 };
 
 /// op's sends of `bytes` in all over the devices' links; empty when op is neither a copy of a
-/// collective over named devices nor a peer copy. Throws SimBug when a peer has no link id (run checks the
-/// wiring before the run: check_group_links).
+/// collective over named devices nor a peer copy. Throws SimBug when a peer has no link id (the
+/// run checks the wiring before it starts: check_links in sim/engine/run.cpp).
 std::vector<LinkSend> group_sends(const Op& op,
                                   SendPattern pattern,
                                   double bytes,
