@@ -5,6 +5,7 @@
 #include <cmath>
 #include <systemc>
 
+#include "models/gpu/context_axis.h"
 #include "models/gpu/kernels/kernels.h"
 #include "models/gpu/op_key.h"
 #include "models/hbm/hbm_stats.h"
@@ -25,6 +26,10 @@ GpuOpModel::Stats::Stats(StatGroup& g)
                                  "kernels stopped after steady waves and extrapolated (sampled)")),
       reused(g.add_counter(
           "reused", "count", "operators identical to one simulated before, given its result")),
+      interpolated(g.add_counter("interpolated",
+                                 "count",
+                                 "decode-step kernels interpolated between the two context "
+                                 "lengths of the grid around theirs")),
       power_limited(g.add_counter(
           "power_limited", "count", "kernels the power limit slowed (SM clock lowered)")),
       warp_instructions(g.add_scalar("warp_instructions_simulated",
@@ -270,6 +275,52 @@ GpuOpModel::Outcome GpuOpModel::run_kernels(const Op& op,
     return out;
 }
 
+GpuOpModel::Outcome GpuOpModel::simulate(const Op& op) {
+    const std::string key = op_key(op);
+    auto found = outcomes_.find(key);
+    if (found != outcomes_.end()) return found->second;
+    const Outcome o = run_kernels(op, lower(op, target()));
+    stats_.warp_instructions += o.warp_instructions_simulated;
+    stats_.simulated_cycles += o.cycles_simulated;
+    outcomes_.emplace(key, o);
+    return o;
+}
+
+GpuOpModel::Outcome GpuOpModel::outcome_of(const Op& op) {
+    // A decode step whose kernels grow with the context: once its family has shown a second
+    // length, lengths between grid points are interpolated from the two around them.
+    const std::optional<ContextAxis> axis = sampled_ ? context_axis(op) : std::nullopt;
+    if (!axis) return simulate(op);
+    const auto first = first_length_.emplace(axis->family, axis->value).first;
+    if (first->second == axis->value) return simulate(op);
+    const Outcome lo = simulate(with_context(op, axis->lower));
+    const Outcome hi = simulate(with_context(op, axis->upper));
+    const double t = double(axis->value - axis->lower) / double(axis->upper - axis->lower);
+    const auto mix = [t](double a, double b) { return a + (b - a) * t; };
+    Outcome o = t < 0.5 ? lo : hi;  // the rest of the kernels' metrics: the nearer point's
+    o.kernel_time = TimePs{static_cast<uint64_t>(
+        std::llround(mix(double(lo.kernel_time.value()), double(hi.kernel_time.value()))))};
+    for (double EnergyBreakdown::*part :
+         {&EnergyBreakdown::compute, &EnergyBreakdown::sram, &EnergyBreakdown::l2,
+          &EnergyBreakdown::dram, &EnergyBreakdown::link, &EnergyBreakdown::host})
+        o.energy.*part = mix(lo.energy.*part, hi.energy.*part);
+    KernelMetrics& m = o.metrics;
+    m.cycles = static_cast<uint64_t>(
+        std::llround(mix(double(lo.metrics.cycles), double(hi.metrics.cycles))));
+    for (double KernelMetrics::*field :
+         {&KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes, &KernelMetrics::l2_bytes,
+          &KernelMetrics::dram_read_bytes, &KernelMetrics::dram_write_bytes})
+        m.*field = mix(lo.metrics.*field, hi.metrics.*field);
+    m.simulated_fraction = 0;
+    o.clock_hz = mix(lo.clock_hz, hi.clock_hz);
+    o.max_clock_hz = mix(lo.max_clock_hz, hi.max_clock_hz);
+    o.power_limited = lo.power_limited || hi.power_limited;
+    o.extrapolated = true;
+    o.warp_instructions_simulated = o.cycles_simulated = 0;
+    ++stats_.interpolated;
+    return o;
+}
+
 OpResult GpuOpModel::execute(const Op& op) {
     const TimePs now{sc_core::sc_time_stamp().value()};
     const auto beyond_time_range = [&op]() {
@@ -282,10 +333,7 @@ OpResult GpuOpModel::execute(const Op& op) {
     const std::string key = op_key(op);
     auto found = outcomes_.find(key);
     if (found == outcomes_.end()) {
-        const Outcome o = run_kernels(op, lower(op, target()));
-        stats_.warp_instructions += o.warp_instructions_simulated;
-        stats_.simulated_cycles += o.cycles_simulated;
-        found = outcomes_.emplace(key, o).first;
+        found = outcomes_.emplace(key, outcome_of(op)).first;
     } else {
         ++stats_.reused;
     }

@@ -59,6 +59,10 @@ class GpuOpModel final : public OpModel {
 
   private:
     Outcome run_kernels(const Op& op, const std::vector<KernelLaunch>& kernels) const;
+    /// op's outcome, simulated or (a decode step's context-length kernels) interpolated.
+    Outcome outcome_of(const Op& op);
+    /// op's outcome from the table, simulating it the first time.
+    Outcome simulate(const Op& op);
     GpuTarget target() const { return {params_.core, params_.tensor}; }
     KernelMetrics metrics_of(const KernelLaunch& k,
                              const KernelResult& r,
@@ -70,6 +74,9 @@ class GpuOpModel final : public OpModel {
     hw::HardwareParams hw_;
     Outcomes own_outcomes_;
     Outcomes& outcomes_;
+    /// The first context length seen of each family of decode-step kernels (context_axis.h):
+    /// a family is interpolated once a step brings a second length.
+    std::map<std::string, uint64_t> first_length_;
     bool sampled_;
     exec::DeviceExecutor& executor_;
     struct Stats {
@@ -77,6 +84,7 @@ class GpuOpModel final : public OpModel {
         Counter& kernels;
         Counter& extrapolated;
         Counter& reused;
+        Counter& interpolated;
         Counter& power_limited;
         Scalar& warp_instructions;
         Scalar& simulated_cycles;
