@@ -560,7 +560,7 @@ YAML::Node to_yaml(const nlohmann::ordered_json& j, int depth = 0) {
         case nlohmann::ordered_json::value_t::object: {
             YAML::Node m(YAML::NodeType::Map);
             for (const auto& [k, v] : j.items())
-                m[k] = to_yaml(v);
+                m.force_insert(k, to_yaml(v));  // JSON keys are unique: no search
             return m;
         }
         case nlohmann::ordered_json::value_t::array: {
