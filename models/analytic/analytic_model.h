@@ -10,6 +10,7 @@
 
 #include "models/analytic/core/roofline.h"
 #include "models/energy/energy_params.h"
+#include "models/hw/host_launch.h"
 #include "models/hw/hw_params.h"
 #include "sim/core/timeline.h"
 #include "sim/registry/op_model.h"
@@ -33,8 +34,7 @@ class AnalyticModel final : public OpModel {
     std::string why_unsupported(const Op& op) const override;
     OpResult execute(const Op& op) override;
     HostLaunch host_launch(const Op& op) const override {
-        return {TimePs{hw_.launch.host_per_op_ps(op.launch)},
-                TimePs{hw_.launch.host_once_ps(op.launch)}};
+        return hw::host_launch_of(hw_.launch, op.launch);
     }
 
   private:

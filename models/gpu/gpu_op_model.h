@@ -15,6 +15,7 @@
 
 #include "models/gpu/gpu_params.h"
 #include "models/gpu/kernels/kernels.h"
+#include "models/hw/host_launch.h"
 #include "models/hw/hw_params.h"
 #include "sim/core/timeline.h"
 #include "sim/registry/op_model.h"
@@ -53,8 +54,7 @@ class GpuOpModel final : public OpModel {
     std::string why_unsupported(const Op& op) const override;
     OpResult execute(const Op& op) override;
     HostLaunch host_launch(const Op& op) const override {
-        return {TimePs{hw_.launch.host_per_op_ps(op.launch)},
-                TimePs{hw_.launch.host_once_ps(op.launch)}};
+        return hw::host_launch_of(hw_.launch, op.launch);
     }
 
   private:
