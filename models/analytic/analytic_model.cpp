@@ -102,8 +102,6 @@ OpResult AnalyticModel::execute(const Op& op) {
         job.link_sends = exec::group_sends(
             op, op.kind == OpKind::AllToAll ? exec::SendPattern::AllToAll : exec::SendPattern::Ring,
             cost.wire_bytes, executor_);
-        // The link modules then share the links by what each sends, not a whole link share.
-        if (!job.link_sends.empty()) job.link = 0;
         link_busy_ += timing.duration;
     } else if (cost.unit == ComputeUnit::Host) {
         job.copy = 1;

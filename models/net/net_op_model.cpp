@@ -144,8 +144,6 @@ OpResult NetOpModel::execute(const Op& op) {
     // Over named devices, what it sends crosses the system's link modules.
     job.link_sends =
         exec::group_sends(op, send_pattern(op.kind, r.algorithm), r.bytes_sent_per_rank, executor_);
-    // The link modules then share the links by what each sends, not a whole link share.
-    if (!job.link_sends.empty()) job.link = 0;
     const exec::JobTimes ran = executor_.run(job);
     const TimePs start = ran.start;
     const TimePs end = ran.end;

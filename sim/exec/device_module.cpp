@@ -46,7 +46,6 @@ void DeviceModule::step(TimePs now) {
         it->second->notify();
         waiting_.erase(it);
         link_sends_.erase(id);
-        link_total_.erase(id);
     }
 }
 
@@ -74,7 +73,9 @@ std::optional<uint32_t> DeviceModule::link_id_of(const std::string& device) cons
 void DeviceModule::send_link_chunk(const ChunkRequest& c) {
     const auto sends = link_sends_.find(c.job);
     SIM_ASSERT(sends != link_sends_.end(), "a link chunk of a job without link sends");
-    const double total = link_total_.at(c.job);
+    double total = 0;  // the job's link bytes, of which the chunk carries c.bytes
+    for (const LinkSend& s : sends->second)
+        total += s.bytes;
     uint32_t slot;
     if (free_link_chunks_.empty()) {
         slot = static_cast<uint32_t>(link_chunks_.size());
@@ -165,13 +166,7 @@ JobTimes DeviceModule::run(const Job& job) {
     step(start);
     issue_.clear();
     const uint64_t id = table_.add(job, start, issue_);
-    if (!job.link_sends.empty()) {
-        double total = 0;
-        for (const LinkSend& s : job.link_sends)
-            total += s.bytes;
-        link_sends_[id] = job.link_sends;
-        link_total_[id] = total;
-    }
+    if (!job.link_sends.empty()) link_sends_[id] = job.link_sends;
     for (const ChunkRequest& c : issue_) {
         if (c.port == Port::Link)
             send_link_chunk(c);

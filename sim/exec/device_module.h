@@ -108,8 +108,7 @@ class DeviceModule : public sc_core::sc_module,
     std::vector<tlm_util::LinkPort*> link_ports_;
     tlm_util::LinkRoutes routes_;
     std::unordered_map<uint64_t, std::vector<LinkSend>> link_sends_;
-    std::unordered_map<uint64_t, double> link_total_;  // each job's link bytes
-    std::vector<LinkChunk> link_chunks_;               // slots, reused
+    std::vector<LinkChunk> link_chunks_;  // slots, reused
     std::vector<uint32_t> free_link_chunks_;
     std::unordered_map<tlm::tlm_generic_payload*, uint32_t> link_in_flight_;  // part -> slot
     std::vector<ChunkRequest> issue_;

@@ -28,7 +28,9 @@ struct Job {
     TimePs duration;  ///< time alone on the device (the timing model's answer), > 0
     double compute =
         0;  ///< share of the compute slots (SMs' CTA slots, the array) it fills alone, [0, 1]
-    double link = 0;          ///< share of the device's link bandwidth it uses alone, [0, 1]
+    /// share of the device's link bandwidth it uses alone, [0, 1]; ignored when link_sends
+    /// carry its traffic over the link modules
+    double link = 0;
     double copy = 0;          ///< share of the copy (DMA) engines it uses alone, [0, 1]
     double memory_bytes = 0;  ///< bytes it moves through the device's memory port, >= 0
     /// What it sends through the device's link ports, by destination; empty: its link share

@@ -111,6 +111,9 @@ uint64_t JobTable::add(const Job& job, TimePs now, std::vector<ChunkRequest>& is
     Entry e;
     e.id = next_id_++;
     e.job = job;
+    // Traffic that crosses the link modules shares the links by what it sends there, not by a
+    // whole link share of the device.
+    if (!job.link_sends.empty()) e.job.link = 0;
     e.traffic[size_t(Port::Memory)] = chunked(job.memory_bytes, job.duration);
     double link_bytes = 0;
     for (const LinkSend& s : job.link_sends) {
