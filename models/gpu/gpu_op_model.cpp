@@ -345,7 +345,8 @@ OpResult GpuOpModel::execute(const Op& op) {
     // a wave or more) and moves its DRAM bytes through the GPU's memory port.
     const KernelMetrics& km = o.metrics;
     const double slots = double(km.ctas_per_sm) * params_.core.sm_count;
-    exec::Job job{duration};
+    exec::Job job;
+    job.duration = duration;
     job.compute = slots > 0 ? std::min(1.0, double(km.ctas) / slots) : 1.0;
     job.ctas = km.ctas;
     job.cta_slots = slots;

@@ -8,11 +8,14 @@
 
 namespace sim::gpu {
 
-GpuCore::GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, const KernelLaunch& k)
+GpuCore::GpuCore(const GpuCoreConfig& config,
+                 const hbm::HbmCoreConfig& hbm,
+                 const KernelLaunch& k,
+                 DramAccess dram)
     : config_(config),
       kernel_(k),
       occupancy_(occupancy_of(config.sm, k)),
-      memory_(config, hbm, events_),
+      memory_(config, hbm, events_, dram),
       multicast_(k.cluster),
       dram_bytes_per_cycle_(memory_.dram().peak_bytes_per_cycle() * double(hbm.clock_hz) /
                             double(config.clock_hz)) {
@@ -161,12 +164,17 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
     // The kernel is done when its last CTA has retired and its last store has reached L2.
     while (done_ctas_ < kernel_.ctas || memory_.stores_in_flight()) {
         const uint64_t t_core = events_.empty() ? kNeverCycle : events_.next_time();
-        const uint64_t t_dram = memory_.next_dram_cycle();
-        if (t_core == kNeverCycle && t_dram == kNeverCycle)
-            throw std::logic_error("kernel " + kernel_.name + " deadlocked");
-        if (t_dram <= t_core) {
-            memory_.advance_dram(t_dram);
-            continue;
+        if (DramPort* port = memory_.port()) {
+            // The DRAM is outside: its completions arrive while time passes to t_core.
+            if (!port->wait_until(t_core)) continue;
+        } else {
+            const uint64_t t_dram = memory_.next_dram_cycle();
+            if (t_core == kNeverCycle && t_dram == kNeverCycle)
+                throw std::logic_error("kernel " + kernel_.name + " deadlocked");
+            if (t_dram <= t_core) {
+                memory_.advance_dram(t_dram);
+                continue;
+            }
         }
         now = events_.pop_earliest(batch);
         returns.clear();

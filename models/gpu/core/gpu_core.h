@@ -46,7 +46,12 @@ struct KernelResult {
 class GpuCore {
   public:
     /// Throws std::invalid_argument for a kernel that does not fit on an SM or a bad config.
-    GpuCore(const GpuCoreConfig& config, const hbm::HbmCoreConfig& hbm, const KernelLaunch& k);
+    /// dram says which DRAM model serves the L2's misses (dram_port.h; by default one of its
+    /// own, of organisation hbm); behind a port, run() waits on the port's time.
+    GpuCore(const GpuCoreConfig& config,
+            const hbm::HbmCoreConfig& hbm,
+            const KernelLaunch& k,
+            DramAccess dram = {});
     KernelResult run(const SamplingOptions& sampling);
     const MemorySystem& memory() const { return memory_; }
 

@@ -45,12 +45,15 @@ uint32_t take_from_pool(std::vector<Entry>& pool, std::vector<uint32_t>& free) {
 
 MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
                            const hbm::HbmCoreConfig& hbm,
-                           EventQueue& events)
+                           EventQueue& events,
+                           DramAccess access)
     : gpu_(gpu),
       events_(events),
       sm_clock_("sm", gpu.clock_hz),
       dram_clock_("hbm", hbm.clock_hz),
-      dram_(hbm),
+      own_dram_(access.system && !access.port ? nullptr : std::make_unique<hbm::HbmSystem>(hbm)),
+      dram_(own_dram_ ? *own_dram_ : *access.system),
+      port_(access.port),
       dram_capacity_(dram_.mapping().capacity()),
       dram_block_shift_(block_shift_of(dram_.mapping().column_block_bytes())),
       l1_pending_(gpu.sm_count, 0),
@@ -64,6 +67,7 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
     l2_.reserve(gpu.l2.slices);
     for (uint32_t i = 0; i < gpu.l2.slices; ++i)
         l2_.emplace_back(gpu.l2.bytes / gpu.l2.slices, gpu.l2.ways);
+    if (port_) port_->connect(*this);
 }
 
 uint64_t MemorySystem::dram_cycle_at(uint64_t sm_cycle) const {
@@ -325,6 +329,10 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
             dram_.mapping().decode_into(addr, parts);
             pc = dram_.pseudo_channel_of(parts);
         }
+        if (port_) {
+            port_->send({id, addr, bytes, write, pc, arrival});
+            continue;
+        }
         auto& waiting = write ? refused_writes_[pc] : refused_reads_[pc];
         if (waiting.empty() &&
             dram_.try_send(pc, dram_.request_for(id, parts, write, bytes), arrival))
@@ -351,6 +359,7 @@ uint64_t MemorySystem::age_caches(uint64_t l2_lines, uint64_t l1_lines_per_sm) {
 }
 
 uint64_t MemorySystem::next_dram_cycle() const {
+    if (port_) return hbm::kNever;
     const uint64_t next = dram_.next_event();
     if (next == hbm::kNever) return hbm::kNever;
     return sm_cycle_at(next);
@@ -365,31 +374,40 @@ void MemorySystem::advance_dram(uint64_t now) {
         completions_.clear();
         touched_.clear();
         dram_.advance(due, completions_, &touched_);
-        // What filling these lines into L2 reads below, hinted for all of them first, one
-        // step of the chain at a time (see sim/core/prefetch.h): the DRAM requests; their
-        // misses; the L2 sets, miss-table slots and waiter lists.
-        for (const hbm::Completion& c : completions_)
-            __builtin_prefetch(&dram_requests_[c.id]);
-        for (const hbm::Completion& c : completions_) {
-            const DramRequest& d = dram_requests_[c.id];
-            if (d.miss != kNoMiss) __builtin_prefetch(&misses_[d.miss]);
-        }
-        for (const hbm::Completion& c : completions_) {
-            const DramRequest& d = dram_requests_[c.id];
-            if (d.miss == kNoMiss || misses_[d.miss].outstanding != 1) continue;
-            l2_[slice_of(d.line)].prefetch(d.line);
-            miss_index_.prefetch(d.line);
-            __builtin_prefetch(misses_[d.miss].waiters.data());
-        }
-        for (const hbm::Completion& c : completions_) {
-            const DramRequest d = dram_requests_[c.id];
-            dram_free_.push_back(c.id);
-            if (d.miss == kNoMiss) continue;  // a write-back
-            SIM_ASSERT(d.miss < misses_.size(), "a DRAM fill for a line nobody missed");
-            if (--misses_[d.miss].outstanding == 0)
-                fill_l2(d.line, d.miss, std::max(now, sm_cycle_at(c.done)));
-        }
+        complete(completions_.data(), completions_.size(), now);
         retry_refused(touched_);
+    }
+}
+
+void MemorySystem::dram_completed(const hbm::Completion& c, uint64_t due) {
+    complete(&c, 1, sm_cycle_at(due));
+}
+
+void MemorySystem::complete(const hbm::Completion* done, size_t n, uint64_t now) {
+    const hbm::Completion* const end = done + n;
+    // What filling these lines into L2 reads below, hinted for all of them first, one
+    // step of the chain at a time (see sim/core/prefetch.h): the DRAM requests; their
+    // misses; the L2 sets, miss-table slots and waiter lists.
+    for (const hbm::Completion* c = done; c != end; ++c)
+        __builtin_prefetch(&dram_requests_[c->id]);
+    for (const hbm::Completion* c = done; c != end; ++c) {
+        const DramRequest& d = dram_requests_[c->id];
+        if (d.miss != kNoMiss) __builtin_prefetch(&misses_[d.miss]);
+    }
+    for (const hbm::Completion* c = done; c != end; ++c) {
+        const DramRequest& d = dram_requests_[c->id];
+        if (d.miss == kNoMiss || misses_[d.miss].outstanding != 1) continue;
+        l2_[slice_of(d.line)].prefetch(d.line);
+        miss_index_.prefetch(d.line);
+        __builtin_prefetch(misses_[d.miss].waiters.data());
+    }
+    for (const hbm::Completion* c = done; c != end; ++c) {
+        const DramRequest d = dram_requests_[c->id];
+        dram_free_.push_back(c->id);
+        if (d.miss == kNoMiss) continue;  // a write-back
+        SIM_ASSERT(d.miss < misses_.size(), "a DRAM fill for a line nobody missed");
+        if (--misses_[d.miss].outstanding == 0)
+            fill_l2(d.line, d.miss, std::max(now, sm_cycle_at(c->done)));
     }
 }
 

@@ -9,8 +9,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "models/gpu/core/dram_port.h"
 #include "models/gpu/core/event_queue.h"
 #include "models/gpu/core/gpu_config.h"
 #include "models/gpu/core/line_table.h"
@@ -41,9 +43,15 @@ struct MemoryCounters {
     uint64_t l1_throttled = 0;  ///< load attempts refused: no free L1 miss entry
 };
 
-class MemorySystem {
+class MemorySystem final : public DramListener {
   public:
-    MemorySystem(const GpuCoreConfig& gpu, const hbm::HbmCoreConfig& hbm, EventQueue& events);
+    /// hbm is the DRAM's organisation; access says which DRAM model serves it (dram_port.h).
+    MemorySystem(const GpuCoreConfig& gpu,
+                 const hbm::HbmCoreConfig& hbm,
+                 EventQueue& events,
+                 DramAccess access = {});
+    MemorySystem(const MemorySystem&) = delete;
+    MemorySystem& operator=(const MemorySystem&) = delete;
 
     /// Whether SM sm can take a load of `lines` lines now (free L1 miss entries).
     bool can_load(uint32_t sm, uint32_t lines) const {
@@ -70,7 +78,8 @@ class MemorySystem {
     /// Handles an L2Arrive(Copy), SmReturn or CopyReturn event due at now; returned loads are
     /// appended to done.
     void on_event(const Event& e, uint64_t now, std::vector<LoadReturn>& done);
-    /// The SM cycle of the DRAM's next event; kNever when it is idle.
+    /// The SM cycle of the DRAM's next event; kNever when it is idle or behind a port (whose
+    /// completions come through dram_completed).
     uint64_t next_dram_cycle() const;
     /// Advances the DRAM to SM cycle now (call when next_dram_cycle() <= now).
     void advance_dram(uint64_t now);
@@ -83,8 +92,13 @@ class MemorySystem {
     /// those fills would have written back (not sent to the DRAM model: its time is past).
     uint64_t age_caches(uint64_t l2_lines, uint64_t l1_lines_per_sm);
 
+    /// A request sent through the port has completed (DramListener).
+    void dram_completed(const hbm::Completion& c, uint64_t due) override;
+
     const MemoryCounters& counters() const { return counters_; }
+    /// The DRAM model driven directly (not meaningful behind a port: the port's memory has it).
     const hbm::HbmSystem& dram() const { return dram_; }
+    DramPort* port() const { return port_; }
 
   private:
     struct Request {
@@ -149,13 +163,18 @@ class MemorySystem {
     void write_back(const SectorCache::Victim& v, uint64_t now);
     uint64_t dram_cycle_at(uint64_t sm_cycle) const;
     uint64_t sm_cycle_at(uint64_t dram_cycle) const;
+    /// Handles completed DRAM requests: a fill's last request fills its line into L2 and
+    /// answers the loads waiting on it. now is the SM cycle of the DRAM cycle that completed them.
+    void complete(const hbm::Completion* done, size_t n, uint64_t now);
     void retry_refused(const std::vector<size_t>& touched);
 
     GpuCoreConfig gpu_;
     EventQueue& events_;
     ClockDomain sm_clock_;
     ClockDomain dram_clock_;
-    hbm::HbmSystem dram_;
+    std::unique_ptr<hbm::HbmSystem> own_dram_;  ///< unless another's (DramAccess::system)
+    hbm::HbmSystem& dram_;  ///< its address mapping; the DRAM model unless behind a port
+    DramPort* port_;
     uint64_t dram_capacity_;
     /// log2 of the address mapping's column block (0 when not a power of two): the addresses
     /// of one block share their pseudo-channel, bank and row.
