@@ -48,11 +48,12 @@ GpuOpModel::GpuOpModel(const GpuParams& params,
                        bool sampled,
                        StatGroup& stats,
                        exec::DeviceExecutor& executor,
-                       Outcomes* outcomes)
+                       Tables* tables)
     : params_(params),
       energy_(energy),
       hw_(hw),
-      outcomes_(outcomes ? *outcomes : own_outcomes_),
+      outcomes_(tables ? tables->outcomes : own_tables_.outcomes),
+      ahead_(tables ? tables->ahead : own_tables_.ahead),
       sampled_(sampled),
       executor_(executor),
       stats_(stats) {}
@@ -279,11 +280,44 @@ GpuOpModel::Outcome GpuOpModel::simulate(const Op& op) {
     const std::string key = op_key(op);
     auto found = outcomes_.find(key);
     if (found != outcomes_.end()) return found->second;
-    const Outcome o = run_kernels(op, lower(op, target()));
+    const auto ahead = ahead_.find(key);
+    if (ahead != ahead_.end() && ahead->second->error) std::rethrow_exception(ahead->second->error);
+    const Outcome o = ahead != ahead_.end() && ahead->second->outcome
+                          ? *ahead->second->outcome
+                          : run_kernels(op, lower(op, target()));
     stats_.warp_instructions += o.warp_instructions_simulated;
     stats_.simulated_cycles += o.cycles_simulated;
     outcomes_.emplace(key, o);
     return o;
+}
+
+void GpuOpModel::plan(const Op& op, std::vector<std::function<void()>>& tasks) {
+    auto [slot, fresh] = ahead_.emplace(op_key(op), nullptr);
+    if (!fresh) return;
+    slot->second = std::make_shared<Ahead>();
+    tasks.push_back([this, op, ahead = slot->second]() {
+        try {
+            ahead->outcome = run_kernels(op, lower(op, target()));
+        } catch (...) {
+            ahead->error = std::current_exception();
+        }
+    });
+}
+
+std::vector<std::function<void()>> GpuOpModel::precompute(const Op& op) {
+    // The same choices as execute() and outcome_of() will make.
+    std::vector<std::function<void()>> tasks;
+    const std::optional<ContextAxis> axis = sampled_ ? context_axis(op) : std::nullopt;
+    const auto first = axis ? planned_first_length_.emplace(axis->family, axis->value).first
+                            : planned_first_length_.end();
+    if (!axis || first->second == axis->value) {
+        plan(op, tasks);
+    } else if (ahead_.emplace(op_key(op), std::make_shared<Ahead>()).second) {
+        // Interpolated (its own entry stays empty, so execute() interpolates it again).
+        plan(with_context(op, axis->lower), tasks);
+        plan(with_context(op, axis->upper), tasks);
+    }
+    return tasks;
 }
 
 GpuOpModel::Outcome GpuOpModel::outcome_of(const Op& op) {

@@ -15,11 +15,11 @@ ModelFactory factory(bool sampled) {
     return [sampled](const ModelContext& ctx) -> std::unique_ptr<OpModel> {
         const auto& hw = resolved<hw::HardwareParams>(ctx.hw);
         // Devices with the same configuration simulate each operator once between them.
-        GpuOpModel::Outcomes* shared = ctx.shared
-                                           ? &ctx.shared->table<GpuOpModel::Outcomes>(
-                                                 std::string(sampled ? "gpu.sm" : "gpu.sm_cycle") +
-                                                 "\n" + ctx.config_fingerprint)
-                                           : nullptr;
+        GpuOpModel::Tables* shared = ctx.shared
+                                         ? &ctx.shared->table<GpuOpModel::Tables>(
+                                               std::string(sampled ? "gpu.sm" : "gpu.sm_cycle") +
+                                               "\n" + ctx.config_fingerprint)
+                                         : nullptr;
         return std::make_unique<GpuOpModel>(resolved<GpuParams>(ctx.hw),
                                             resolved<energy::EnergyParams>(ctx.hw), hw, sampled,
                                             ctx.stats, ctx.executor, shared);

@@ -34,6 +34,7 @@ const char* const kBuiltinUsage =
     "\n"
     "commands:\n"
     "  run --hw HW --trace FILE --out DIR [--set key=value]... [--fidelity F] [--strict]\n"
+    "      [--threads N]\n"
     "                          simulate a trace on a hardware config (HW: a preset name such\n"
     "                          as h100, or a .yaml file): a one-device system\n"
     "  run --system FILE --trace FILE --out DIR [--set instance.key=value]...\n"
@@ -95,13 +96,17 @@ int cmd_run(const std::vector<std::string>& args) {
         "trace, debug, info, warn, error or off")("log", po::value(&o.log_levels)->composing(),
                                                   "per-logger level: name=level (repeatable)")(
         "no-progress", "never draw the progress bar")(
-        "strict",
-        "fail (exit 2, nothing written) when any operator would run below the "
-        "fidelity asked for, instead of warning");
+        "threads", po::value(&o.threads)->default_value(1),
+        "threads that simulate the operators' kernels ahead of the run (same results for "
+        "any number)")("strict",
+                       "fail (exit 2, nothing written) when any operator would run below the "
+                       "fidelity asked for, instead of warning");
     if (sim::print_help_if_asked(opts, args)) return 0;
     const po::variables_map vm = sim::parse_options(args, opts);
     o.progress = vm.count("no-progress") == 0;
     o.strict = vm.count("strict") != 0;
+    if (o.threads == 0 || o.threads > 1024)
+        throw sim::ConfigError({"--threads", 0, 0}, "", "must be between 1 and 1024");
     if (o.hw_file.empty() == o.system_file.empty())
         throw sim::ConfigError({"--hw", 0, 0}, "", "give exactly one of --hw and --system");
 

@@ -16,6 +16,7 @@
 #include "sim/engine/output_dir.h"
 #include "sim/engine/pipeline_step.h"
 #include "sim/engine/power_stats.h"
+#include "sim/engine/precompute.h"
 #include "sim/engine/progress.h"
 #include "sim/engine/timeline_json.h"
 #include "sim/engine/trace_driver.h"
@@ -439,6 +440,10 @@ RunSummary run_simulation(const Registry& registry,
     OutputDir out(options.out_dir);
 
     auto engine_log = logging.get("engine");
+    const PrecomputeSummary ahead = precompute_models(trace, models, options.threads);
+    if (ahead.tasks > 0)
+        engine_log->info("{} kernel simulations ahead of the run on {} threads: {:.2f} s",
+                         ahead.tasks, options.threads, ahead.wall_seconds);
     engine_log->info("{}: {} operators on {} stream(s), system '{}'", trace.name, trace.ops.size(),
                      trace.stream_count(), machine.spec().name);
     ProgressBar progress(trace.ops.size(), options.progress);

@@ -31,6 +31,7 @@ struct RunOptions {
     std::vector<std::string> log_levels;  ///< name=level per logger
     bool progress = true;                 ///< progress bar on a terminal
     bool strict = false;                  ///< --strict: a fidelity fallback is an error
+    unsigned threads = 1;                 ///< --threads: timing-model work ahead of the run
 };
 
 /// One device's configuration turned into its models: publishes the device's derived figures

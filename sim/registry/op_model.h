@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/core/energy.h"
 #include "sim/core/kernel_metrics.h"
@@ -79,6 +80,16 @@ class OpModel {
     virtual std::string why_unsupported(const Op& op) const = 0;
     /// Runs op from the current simulated time; must be called from a SystemC thread.
     virtual OpResult execute(const Op& op) = 0;
+    /// Work for op that does not depend on simulated time or on other operators (a kernel's
+    /// simulation from an idle device), as tasks the engine may run on other threads before
+    /// the simulation starts (`wallsim run --threads N`), in any order and at the same time as
+    /// the tasks of any model. Called once per operator in trace order, before any execute().
+    /// A task keeps its answer where execute() finds it, and execute() gives exactly what it
+    /// would without it. None by default.
+    virtual std::vector<std::function<void()>> precompute(const Op& op) {
+        (void)op;
+        return {};
+    }
     /// The host's side of launching op (the engine serialises it per device, host_launch.h);
     /// nothing by default: the model's own timing covers what its host does.
     virtual HostLaunch host_launch(const Op& op) const {

@@ -223,6 +223,63 @@ TEST(GpuCli, DecodeStepsInterpolateTheirAttentionKernelsAlongTheContext) {
     EXPECT_EQ(exact_stats["models"]["gpu_sm"]["interpolated"]["value"].get<int>(), 0);
 }
 
+// `--threads N` simulates the operators' kernels on N threads before the run; the run then
+// finds them ready. Everything it writes is byte-identical to one thread's: kernels on several
+// devices (some shared by identical GPUs), a decode step's interpolated kernels, a collective.
+TEST(GpuCli, ThreadsSimulateKernelsAheadWithIdenticalResults) {
+    TempDir dir;
+    std::string ops;
+    for (int d = 0; d < 4; ++d) {
+        const std::string gpu = "gpu" + std::to_string(d);
+        ops += "  - {name: g" + gpu + ", device: " + gpu +
+               ", kind: gemm, m: 512, n: " + std::to_string(256 * (d % 2 + 1)) +
+               ", k: 1024, dtype: bf16}\n";
+        ops += "  - {name: add" + gpu + ", device: " + gpu +
+               ", kind: elementwise, elements: 1048576, dtype: fp32}\n";
+    }
+    for (int ctx = 129; ctx < 200; ctx += 9) {
+        const std::string c = std::to_string(ctx);
+        ops += "  - {name: qk" + c + ", device: gpu0, kind: gemm, m: 1, n: " + c +
+               ", k: 128, batch: 32, layout: nt, dtype: bf16, token: " + std::to_string(ctx - 128) +
+               "}\n";
+    }
+    ops +=
+        "  - {name: grads, kind: allreduce, bytes: 16777216, dtype: bf16, "
+        "group: [gpu0, gpu1, gpu2, gpu3]}\n";
+    const auto path = dir.path() / "t.yaml";
+    std::ofstream(path)
+        << "version: 1\nname: t\ninference: {batch: 1, prompt: 128, generate: 128}\n"
+        << "ops:\n"
+        << ops;
+    const std::string trace = path.string();
+    const auto run = [&](int threads) {
+        const auto out = dir.path() / ("t" + std::to_string(threads));
+        const auto r = wallsim("run --system configs/systems/dgx_h100.yaml --no-progress --trace " +
+                                   trace + " --threads " + std::to_string(threads) + " --out " +
+                                   out.string() + " --log engine=info",
+                               dir);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return std::make_pair(out, r.err);
+    };
+    const auto [one, one_log] = run(1);
+    const auto [three, three_log] = run(3);
+    for (const char* file : {"stats.json", "ops.csv", "kernels.csv", "timeline.json"})
+        EXPECT_EQ(slurp(one / file), slurp(three / file)) << file;
+    // Ahead of the run: two GEMM shapes, one element-wise kernel (identical GPUs share both),
+    // and the decode step's grid points.
+    EXPECT_THAT(three_log, HasSubstr("kernel simulations ahead of the run on 3 threads"));
+    EXPECT_THAT(one_log, ::testing::Not(HasSubstr("ahead of the run")));
+    const auto stats = nlohmann::json::parse(slurp(three / "stats.json"));
+    EXPECT_GT(stats["devices"]["gpu0"]["models"]["gpu_sm"]["interpolated"]["value"].get<int>(), 0);
+
+    const auto bad = wallsim("run --hw configs/hw/h100.yaml --no-progress --trace " + trace +
+                                 " --threads 0 --out " + (dir.path() / "bad").string(),
+                             dir);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_THAT(bad.err, HasSubstr("--threads"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "bad"));
+}
+
 TEST(GpuCli, BadKernelHintsAreBadInput) {
     TempDir dir;
     const auto run = [&](const std::string& hints) {
