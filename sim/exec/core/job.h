@@ -35,7 +35,7 @@ struct Job {
     double memory_bytes = 0;  ///< bytes it moves through the device's memory port, >= 0
     /// What it sends through the device's link ports, by destination; empty: its link share
     /// alone stands for its traffic (a collective whose peers are not modules of the system).
-    std::vector<LinkSend> link_sends;
+    std::vector<LinkSend> link_sends{};
     /// A kernel's grid: its CTAs and the CTA slots the device has for them (CTAs per SM × SMs).
     /// With a grid, a smaller share of the slots costs whole waves: a grid of one full wave
     /// that finds a sixth of the SMs taken runs in two (wave quantisation); 0: no grid.
