@@ -72,10 +72,32 @@ std::string HbmOpModel::why_unsupported(const Op& op) const {
     return {};
 }
 
-OpResult HbmOpModel::execute(const Op& op) {
-    const TrafficParams tp = traffic_of(op);
+HbmOpModel::Alone HbmOpModel::run_alone(const Op& op) const {
     HbmSystem system(params_.core);
-    const TrafficResult r = run_traffic(system, tp);
+    Alone a;
+    a.traffic = run_traffic(system, traffic_of(op));
+    a.dram_joules = hbm_energy(params_, system);
+    return a;
+}
+
+std::vector<std::function<void()>> HbmOpModel::precompute(const Op& op) {
+    auto ahead = std::make_shared<Ahead>();
+    ahead_[op.index] = ahead;
+    return {[this, op, ahead]() {
+        try {
+            ahead->result = run_alone(op);
+        } catch (...) {
+            ahead->error = std::current_exception();
+        }
+    }};
+}
+
+OpResult HbmOpModel::execute(const Op& op) {
+    const auto ahead = ahead_.find(op.index);
+    if (ahead != ahead_.end() && ahead->second->error) std::rethrow_exception(ahead->second->error);
+    const Alone alone =
+        ahead != ahead_.end() && ahead->second->result ? *ahead->second->result : run_alone(op);
+    const TrafficResult& r = alone.traffic;
     const ClockDomain clock("hbm", params_.core.clock_hz);
     const TimePs duration = clock.to_ps(Cycle{r.cycles});
     // Memory traffic with no kernel behind it: only the memory port is shared.
@@ -104,7 +126,7 @@ OpResult HbmOpModel::execute(const Op& op) {
     res.bound = "memory";
     res.fidelity = Fidelity::Cycle;
     res.model = "gpu.hbm";
-    res.energy.dram = hbm_energy(params_, system);  // every ACT, data bit and REF, counted
+    res.energy.dram = alone.dram_joules;  // every ACT, data bit and REF, counted
     res.static_power = static_power_;
     return res;
 }

@@ -5,6 +5,13 @@
 // closed, refresh phases reset); it occupies the device's kernel engine, shared with kernels.
 #pragma once
 
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
 #include "models/hbm/core/traffic.h"
 #include "models/hbm/hbm_params.h"
 #include "sim/core/timeline.h"
@@ -26,10 +33,27 @@ class HbmOpModel final : public OpModel {
 
     bool supports(const Op& op) const override { return why_unsupported(op).empty(); }
     std::string why_unsupported(const Op& op) const override;
+    /// The op's traffic run on an idle memory, ahead of the run (`--threads`).
+    std::vector<std::function<void()>> precompute(const Op& op) override;
     OpResult execute(const Op& op) override;
 
   private:
     TrafficParams traffic_of(const Op& op) const;
+    /// The op's traffic on an idle memory: its time and what it measured, and the energy
+    /// of every ACT, data bit and REF it took.
+    struct Alone {
+        TrafficResult traffic;
+        double dram_joules = 0;
+    };
+    Alone run_alone(const Op& op) const;
+
+    /// Traffic run ahead by precompute, by the op's index in the trace; each entry written
+    /// by its task alone, read once every task has finished.
+    struct Ahead {
+        std::optional<Alone> result;
+        std::exception_ptr error;
+    };
+    std::map<size_t, std::shared_ptr<Ahead>> ahead_;
 
     HbmParams params_;
     double static_power_;

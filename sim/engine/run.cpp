@@ -442,7 +442,7 @@ RunSummary run_simulation(const Registry& registry,
     auto engine_log = logging.get("engine");
     const PrecomputeSummary ahead = precompute_models(trace, models, options.threads);
     if (ahead.tasks > 0)
-        engine_log->info("{} kernel simulations ahead of the run on {} threads: {:.2f} s",
+        engine_log->info("{} operator simulations ahead of the run on {} threads: {:.2f} s",
                          ahead.tasks, options.threads, ahead.wall_seconds);
     engine_log->info("{}: {} operators on {} stream(s), system '{}'", trace.name, trace.ops.size(),
                      trace.stream_count(), machine.spec().name);

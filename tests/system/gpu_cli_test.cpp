@@ -225,7 +225,8 @@ TEST(GpuCli, DecodeStepsInterpolateTheirAttentionKernelsAlongTheContext) {
 
 // `--threads N` simulates the operators' kernels on N threads before the run; the run then
 // finds them ready. Everything it writes is byte-identical to one thread's: kernels on several
-// devices (some shared by identical GPUs), a decode step's interpolated kernels, a collective.
+// devices (some shared by identical GPUs), a decode step's interpolated kernels, cycle-level
+// HBM traffic, a collective.
 TEST(GpuCli, ThreadsSimulateKernelsAheadWithIdenticalResults) {
     TempDir dir;
     std::string ops;
@@ -243,6 +244,7 @@ TEST(GpuCli, ThreadsSimulateKernelsAheadWithIdenticalResults) {
                ", k: 128, batch: 32, layout: nt, dtype: bf16, token: " + std::to_string(ctx - 128) +
                "}\n";
     }
+    ops += "  - {name: rnd, device: gpu1, kind: dram_traffic, bytes: 1048576, pattern: random}\n";
     ops +=
         "  - {name: grads, kind: allreduce, bytes: 16777216, dtype: bf16, "
         "group: [gpu0, gpu1, gpu2, gpu3]}\n";
@@ -267,7 +269,7 @@ TEST(GpuCli, ThreadsSimulateKernelsAheadWithIdenticalResults) {
         EXPECT_EQ(slurp(one / file), slurp(three / file)) << file;
     // Ahead of the run: two GEMM shapes, one element-wise kernel (identical GPUs share both),
     // and the decode step's grid points.
-    EXPECT_THAT(three_log, HasSubstr("kernel simulations ahead of the run on 3 threads"));
+    EXPECT_THAT(three_log, HasSubstr("operator simulations ahead of the run on 3 threads"));
     EXPECT_THAT(one_log, ::testing::Not(HasSubstr("ahead of the run")));
     const auto stats = nlohmann::json::parse(slurp(three / "stats.json"));
     EXPECT_GT(stats["devices"]["gpu0"]["models"]["gpu_sm"]["interpolated"]["value"].get<int>(), 0);
