@@ -13,12 +13,36 @@ std::string SourceLocation::to_string() const {
 }
 
 namespace {
+// main prints what() as one line: control characters that came from the input (a newline in
+// a quoted key, the character yaml-cpp names in "unknown escape character: ") are written as
+// escapes instead.
+std::string one_line(const std::string& text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if ((byte < 0x20 && c != '\t') || byte == 0x7f) {
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0xf];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::string format_config_error(const SourceLocation& where,
                                 const std::string& key,
                                 const std::string& message) {
     std::string s = where.to_string() + ": ";
     if (!key.empty()) s += key + ": ";
-    return s + message;
+    return one_line(s + message);
 }
 }  // namespace
 

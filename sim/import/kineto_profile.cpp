@@ -48,9 +48,16 @@ class EventFields {
         const json& obj = in_args ? args() : e_;
         const auto it = obj.find(key);
         if (it == obj.end() || it->is_null()) return std::nullopt;
-        if (it->is_number_integer()) return it->get<int64_t>();
-        if (it->is_number_float() && std::floor(it->get<double>()) == it->get<double>())
-            return static_cast<int64_t>(it->get<double>());
+        // A number outside int64_t's range is not an id or a count a profiler writes; converting
+        // it would wrap (unsigned) or be undefined (floating point).
+        if (it->is_number_unsigned()) {
+            if (it->get<uint64_t>() <= uint64_t{INT64_MAX}) return it->get<int64_t>();
+        } else if (it->is_number_integer()) {
+            return it->get<int64_t>();
+        } else if (it->is_number_float()) {
+            const double v = it->get<double>();
+            if (std::floor(v) == v && v >= -0x1p63 && v < 0x1p63) return static_cast<int64_t>(v);
+        }
         // Older traces name a GPU track "stream 7".
         if (it->is_string()) {
             const std::string s = it->get<std::string>();

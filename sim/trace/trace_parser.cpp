@@ -643,6 +643,14 @@ Trace parse_trace_jsonl(const std::string& text, const std::string& label) {
         } catch (const nlohmann::json::parse_error& e) {
             throw ConfigError({label, line_no, static_cast<int>(e.byte)}, "",
                               "malformed JSON: " + json_error_text(e.what()));
+        } catch (const nlohmann::json::exception& e) {
+            // out_of_range.406: a number beyond a double's range ("elements": 1e3840). Its
+            // text follows the "[json.exception.out_of_range.406] " tag.
+            const std::string what = e.what();
+            const size_t tag_end = what.find("] ");
+            throw ConfigError({label, line_no, 0}, "",
+                              "malformed JSON: " +
+                                  (tag_end == std::string::npos ? what : what.substr(tag_end + 2)));
         }
         if (!j.is_object()) {
             throw ConfigError({label, line_no, 1}, "", "expected a JSON object on each line");

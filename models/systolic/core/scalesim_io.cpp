@@ -14,6 +14,11 @@ namespace sim::systolic {
 
 namespace {
 
+// Layers a topology may expand to. A depthwise row becomes one layer per channel, so without a
+// bound one row ("DW,...,4294967296,...") asks for billions of layers and exhausts memory;
+// MobileNet's depthwise rows expand to a few thousand.
+constexpr uint64_t kMaxLayers = 100'000;
+
 std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t\r\n");
     if (b == std::string::npos) return {};
@@ -286,6 +291,12 @@ Topology parse_topology_csv(const std::string& text, const std::string& file) {
         if (l.name.find("DP") != std::string::npos) {
             // Depthwise: SCALE-Sim runs one single-channel layer per channel.
             const uint64_t channels = l.channels;
+            if (channels > kMaxLayers - topo.layers.size()) {
+                throw ConfigError({file, line_no, 0}, cells[0] + ".channels",
+                                  "a depthwise layer runs one layer per channel; " +
+                                      std::to_string(channels) + " channels make the topology " +
+                                      "longer than " + std::to_string(kMaxLayers) + " layers");
+            }
             for (uint64_t c = 0; c < channels; ++c) {
                 Layer d = l;
                 d.name = l.name + "Channel_" + std::to_string(c);
@@ -293,6 +304,11 @@ Topology parse_topology_csv(const std::string& text, const std::string& file) {
                 topo.layers.push_back(d);
             }
         } else {
+            if (topo.layers.size() == kMaxLayers) {
+                throw ConfigError(
+                    {file, line_no, 0}, cells[0],
+                    "the topology is longer than " + std::to_string(kMaxLayers) + " layers");
+            }
             topo.layers.push_back(l);
         }
     }

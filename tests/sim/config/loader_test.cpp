@@ -110,6 +110,15 @@ TEST(Loader, MalformedYamlReportsLine) {
                 AllOf(StartsWith(f + ":"), HasSubstr("malformed YAML")));
 }
 
+// Found by fuzz/trace_yaml_fuzzer: yaml-cpp's message for these bytes ends in the newline it
+// stumbled on, and the error was no longer one line.
+TEST(Loader, MalformedYamlIsReportedOnOneLine) {
+    const std::string bytes("\xff\x00\n", 3);
+    const std::string what = config_error([&] { parse_config_text(bytes, "bin.yaml"); });
+    EXPECT_THAT(what, StartsWith("bin.yaml:"));
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+}
+
 TEST(Loader, DuplicateKeysAreRejected) {
     testing::TempDir dir;
     const std::string f = dir.write("dup.yaml", "sm:\n  count: 132\n  count: 144\n");

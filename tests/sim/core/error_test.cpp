@@ -26,5 +26,16 @@ TEST(SimAssert, PassesQuietlyAndThrowsSimBugWithWhereWhatAndTheMessage) {
     }
 }
 
+// Found by fuzz/config_fuzzer: yaml-cpp names the offending character in its message, and a
+// newline there split the one-line error main prints.
+TEST(ConfigError, WhatIsOneLineWhateverTheInputHeld) {
+    const ConfigError e({"a.yaml", 3, 1}, "key\nwith newline",
+                        "unknown escape character: \n, \r, \x01 and a\ttab");
+    EXPECT_EQ(std::string(e.what()),
+              "a.yaml:3:1: key\\nwith newline: unknown escape character: \\n, \\r, \\x01 and "
+              "a\ttab");
+    EXPECT_EQ(e.message(), "unknown escape character: \n, \r, \x01 and a\ttab");
+}
+
 }  // namespace
 }  // namespace sim

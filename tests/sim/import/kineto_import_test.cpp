@@ -262,6 +262,22 @@ TEST(KinetoProfileErrors, ABadFieldNamesItsEventsLine) {
         ::testing::ThrowsMessage<ConfigError>(HasSubstr("p.json:3: dur: expected a number")));
 }
 
+// Found by fuzz/kineto_fuzzer: an id beyond int64_t (a float, or an unsigned integer) was
+// converted anyway, undefined behaviour for the float.
+TEST(KinetoProfileErrors, AnIntegerBeyond64BitsIsAnError) {
+    for (const std::string id : {"1.8e126", "9223372036854775808", "-9.3e18"}) {
+        const std::string text =
+            "{\"traceEvents\": [\n"
+            "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1,\n"
+            " \"args\": {\"correlation\": " +
+            id + "}}\n]}";
+        EXPECT_THAT([&] { parse_kineto_profile(text, "p.json"); },
+                    ::testing::ThrowsMessage<ConfigError>(
+                        HasSubstr("p.json:2: args.correlation: expected an integer")))
+            << id;
+    }
+}
+
 TEST(ChromeTraceReader, ReadsGzipAndRejectsATruncatedOne) {
     const sim::testing::TempDir dir;
     const std::string text = "{\"traceEvents\": [{\"ph\": \"i\", \"name\": \"x\"}]}";

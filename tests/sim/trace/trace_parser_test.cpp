@@ -85,6 +85,19 @@ TEST(TraceParser, JsonLinesMatchesYaml) {
     EXPECT_EQ(j.ops[0].where.line, 3);
 }
 
+// Found by fuzz/trace_jsonl_fuzzer: nlohmann reports a number beyond a double's range as
+// out_of_range, not parse_error, and it escaped the parser.
+TEST(TraceParser, JsonLinesNumberBeyondADoubleIsAnError) {
+    const std::string header = "{\"version\": 1, \"name\": \"t\"}\n";
+    EXPECT_THAT(
+        config_error([&] {
+            parse_trace_jsonl(
+                header + "{\"name\": \"e\", \"kind\": \"elementwise\", \"elements\": 1e3840}\n",
+                "t.jsonl");
+        }),
+        StartsWith("t.jsonl:2: malformed JSON: number overflow parsing '1e3840'"));
+}
+
 TEST(TraceParser, JsonLinesErrorsNameThePhysicalLine) {
     const std::string header = "{\"version\": 1}\n";
     EXPECT_THAT(config_error([&] {

@@ -115,6 +115,25 @@ TEST(ScaleSimTopology, DepthwiseLayersExpandPerChannel) {
     EXPECT_EQ(t.layers[3].channels, 1u);
 }
 
+// Found by fuzz/scalesim_topology_fuzzer: a depthwise row with 4294967296 channels expanded to
+// as many layers, until memory ran out.
+TEST(ScaleSimTopology, DepthwiseExpansionIsBounded) {
+    const std::string header =
+        "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "
+        "Filter, Strides,\n";
+    EXPECT_THAT(testing::config_error([&] {
+                    parse_topology_csv(header + "DP1,16,16,3,3,4294967296,1,1,\n", "dw.csv");
+                }),
+                HasSubstr("dw.csv:2: DP1.channels: a depthwise layer runs one layer per channel"));
+    EXPECT_THAT(testing::config_error([&] {
+                    parse_topology_csv(
+                        header + "DP1,16,16,3,3,60000,1,1,\nDP2,16,16,3,3,60000,1,1,\n", "dw.csv");
+                }),
+                HasSubstr("dw.csv:3: DP2.channels"));
+    EXPECT_EQ(parse_topology_csv(header + "DP1,16,16,3,3,100000,1,1,\n", "dw.csv").layers.size(),
+              100000u);
+}
+
 TEST(ScaleSimTopology, BadRowsNameFileAndLine) {
     const std::string header =
         "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num "

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// libFuzzer target: SCALE-Sim topology CSVs, convolutions or GEMMs
+// (models/systolic/core/scalesim_io.h).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz/documented_errors.h"
+#include "models/systolic/core/scalesim_io.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    sim::fuzz::expect_documented_errors(
+        [&] { sim::systolic::parse_topology_csv(text, "fuzz.csv"); });
+    return 0;
+}
