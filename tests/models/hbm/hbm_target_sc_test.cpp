@@ -148,15 +148,3 @@ TEST(HbmTarget, MalformedRequestsGetErrorResponses) {
 
 }  // namespace
 }  // namespace sim::hbm
-
-int sc_main(int argc, char** argv) {
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}
-
-// SystemC prints a banner when its kernel starts (also while ctest lists the tests) unless told
-// not to; the wallsim binary does the same in its main.
-int main(int argc, char** argv) {
-    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-    return sc_core::sc_elab_and_sim(argc, argv);
-}

@@ -132,17 +132,3 @@ TEST(TraceDriver, DependencyAlreadyDoneDoesNotBlock) {
 
 }  // namespace
 }  // namespace sim
-
-// SystemC's main() calls sc_main; gtest runs inside it.
-int sc_main(int argc, char** argv) {
-    ::testing::InitGoogleTest(&argc, argv);
-    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-    return RUN_ALL_TESTS();
-}
-
-// SystemC prints a banner when its kernel starts (also while ctest lists the tests) unless told
-// not to; the wallsim binary does the same in its main.
-int main(int argc, char** argv) {
-    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-    return sc_core::sc_elab_and_sim(argc, argv);
-}

@@ -236,14 +236,3 @@ TEST(SystemBuilder, AnUnknownKindListsTheKinds) {
 
 }  // namespace
 }  // namespace sim
-
-int sc_main(int argc, char** argv) {
-    ::testing::InitGoogleTest(&argc, argv);
-    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-    return RUN_ALL_TESTS();
-}
-
-int main(int argc, char** argv) {
-    ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-    return sc_core::sc_elab_and_sim(argc, argv);
-}
