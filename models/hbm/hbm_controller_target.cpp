@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/hbm/direct_dram_extension.h"
+#include "models/hbm/request_check.h"
 #include "sim/core/error.h"
 #include "sim/tlm/sc_time_ps.h"
 
@@ -43,25 +44,15 @@ void HbmControllerTarget::wake_at(uint64_t cycle) {
 }
 
 bool HbmControllerTarget::well_formed(int port, tlm::tlm_generic_payload& trans) const {
-    const uint32_t len = trans.get_data_length();
-    const uint32_t access = system_.config().shape.access_bytes;
-    const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
-    if ((!write && trans.get_command() != tlm::TLM_READ_COMMAND) || len == 0 || len % access != 0 ||
-        len > system_.max_request_bytes()) {
-        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-        return false;
-    }
-    const uint64_t addr = trans.get_address();
-    const uint64_t capacity = system_.mapping().capacity();
-    // A request starts on a burst, stays within one row of one pseudo-channel, and comes
-    // through the port of its pseudo-channel and direction.
-    if (addr >= capacity || len > capacity - addr || addr % access != 0 ||
-        addr % system_.max_request_bytes() + len > system_.max_request_bytes() ||
-        2 * system_.pseudo_channel_of(addr) + (write ? 1 : 0) != static_cast<size_t>(port)) {
-        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        return false;
-    }
-    return true;
+    tlm::tlm_response_status status = request_status(system_, trans);
+    // It also comes through the port of its pseudo-channel and direction.
+    if (status == tlm::TLM_OK_RESPONSE &&
+        2 * system_.pseudo_channel_of(trans.get_address()) + (trans.is_write() ? 1 : 0) !=
+            static_cast<size_t>(port))
+        status = tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    if (status == tlm::TLM_OK_RESPONSE) return true;
+    trans.set_response_status(status);
+    return false;
 }
 
 bool HbmControllerTarget::try_send(int port, tlm::tlm_generic_payload& trans, uint64_t arrival) {

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "models/hbm/hbm_target.h"
 
+#include "models/hbm/request_check.h"
 #include "sim/core/error.h"
 
 namespace sim::hbm {
 
 HbmTarget::HbmTarget(sc_core::sc_module_name name, const HbmParams& params)
-    : sc_core::sc_module(name),
-      params_(params),
-      clock_("hbm", params.core.clock_hz),
-      system_(params.core),
-      granule_bytes_(system_.max_request_bytes()) {
+    : sc_core::sc_module(name), clock_("hbm", params.core.clock_hz), system_(params.core) {
     tgt_socket.register_nb_transport_fw(this, &HbmTarget::nb_transport_fw);
     SC_METHOD(on_wakeup);
     sensitive << wake_event_;
@@ -64,21 +61,9 @@ tlm::tlm_sync_enum HbmTarget::nb_transport_fw(tlm::tlm_generic_payload& trans,
     SIM_ASSERT(phase == tlm::BEGIN_REQ, "unexpected phase on the HBM target");
     SIM_ASSERT(blocked_ == nullptr,
                "BEGIN_REQ before END_REQ of the previous request (base protocol)");
-    const uint32_t len = trans.get_data_length();
-    if (trans.get_command() == tlm::TLM_IGNORE_COMMAND || len == 0 ||
-        len % params_.core.shape.access_bytes != 0 || len > granule_bytes_) {
-        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-        return tlm::TLM_COMPLETED;
-    }
-    const uint64_t addr = trans.get_address();
-    if (addr >= system_.mapping().capacity() || len > system_.mapping().capacity() - addr) {
-        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        return tlm::TLM_COMPLETED;
-    }
-    if (addr % params_.core.shape.access_bytes != 0 ||
-        addr % granule_bytes_ + len > granule_bytes_) {
-        // A request must start on a burst and stay within one row of one pseudo-channel.
-        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    const tlm::tlm_response_status status = request_status(system_, trans);
+    if (status != tlm::TLM_OK_RESPONSE) {
+        trans.set_response_status(status);
         return tlm::TLM_COMPLETED;
     }
     (void)delay;  // requests are taken at the current cycle; an annotated delay is not modelled

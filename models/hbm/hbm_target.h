@@ -50,10 +50,8 @@ class HbmTarget : public sc_core::sc_module {
         bool operator>(const Pending& o) const { return done_cycle > o.done_cycle; }
     };
 
-    HbmParams params_;
     ClockDomain clock_;
     HbmSystem system_;
-    uint32_t granule_bytes_;
     sc_core::sc_event wake_event_;
     sc_core::sc_event response_event_;
     tlm::tlm_generic_payload* blocked_ = nullptr;   // a request waiting for queue room
