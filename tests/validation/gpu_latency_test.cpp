@@ -4,9 +4,12 @@
 // A100 PCIe 40 GB (1410 MHz) and an H800 PCIe (an H100 die with 114 SMs, 1755 MHz boost):
 //   L1 ≈ 38 / 40.7, L2 ≈ 262 / 263.0, global memory ≈ 466 / 478.8 SM cycles.
 // The L1 and L2 cases are consistency checks: a chase there takes exactly the presets' hit
-// and crossbar latencies (set from microbenchmarks of this class). The global-memory case
-// against the published figures is not met yet (see the disabled test).
+// and crossbar latencies (set from microbenchmarks of this class). Global memory: the path
+// from an L2 miss to the memory controller and back, fitted on the A100, validated on the H800.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "models/gpu/core/gpu_core.h"
 #include "tests/testing/gpu_presets.h"
@@ -73,18 +76,34 @@ TEST(GpuLatency, TheControllerPathAddsItsLatencyBothWaysToEveryDramLoad) {
     EXPECT_DOUBLE_EQ(chase(slow, 4 << 20, 128), l2);  // hits never leave the L2
 }
 
-// Against [luo2024]'s global-memory latency: not yet met. Measured with the presets as they
-// are (l2.controller_latency 0), the median over strides 512 B-32 KiB of a 1 GiB chase is
-// about 276 cycles on A100 (published 466) and 385 on H100 (478.8); the path from an L2 miss
-// to the controller and back is modelled (l2.controller_latency) but not yet fitted and
-// validated. Some strides also meet the all-bank refresh of a pseudo-channel on nearly every
-// load (H100, 4 KiB: 770 cycles; without refresh 308).
-TEST(GpuLatency, DISABLED_ChaseInDramMatchesLuoEtAl) {
-    for (const Published& g : {kA100, kH800}) {
-        const GpuParams p = gpu_preset(g.gpu, g.overrides);
-        expect_near_published(chase(p, 1ULL << 30, 4096), g.dram, g.gpu);
-    }
+// l2.controller_latency fitted to one figure: the DRAM - L2 increment of [luo2024]'s A100
+// chase, 466 - 262 = 204 cycles, gives 65 SM cycles each way. The presets keep 0 for now: with
+// 65 the cycle-level GEMMs lose 6-9% (docs/gpu_rows_and_latency.md). Consistency check.
+const std::string kFittedControllerLatency = "l2.controller_latency=65";
+
+TEST(GpuLatency, TheControllerLatencyFitReproducesTheA100IncrementConsistencyCheck) {
+    const GpuParams p = gpu_preset(kA100.gpu, {kFittedControllerLatency});
+    const double increment = chase(p, 1ULL << 30, 4096) - chase(p, 4 << 20, 128);
+    EXPECT_NEAR(increment, kA100.dram - kA100.l2, 0.03 * (kA100.dram - kA100.l2));
 }
+
+// Validation on data the fit did not see: [luo2024]'s H800 (another die, HBM generation and
+// clock), its global-memory latency and its DRAM - L2 increment (216 cycles).
+TEST(GpuLatency, WithTheFittedControllerLatencyAChaseInDramMatchesLuoEtAlOnH800) {
+    std::vector<std::string> overrides = kH800.overrides;
+    overrides.push_back(kFittedControllerLatency);
+    const GpuParams p = gpu_preset(kH800.gpu, overrides);
+    const double dram = chase(p, 1ULL << 30, 4096);
+    expect_near_published(dram, kH800.dram, "H800 global memory");
+    expect_near_published(dram - chase(p, 4 << 20, 128), kH800.dram - kH800.l2,
+                          "H800 DRAM - L2 increment");
+}
+
+// Not asserted, known gaps (configs/validation/memory.yaml, chase_dram_*): the presets as
+// shipped (controller latency 0) give about 275 (A100) and 350 (H800 clock) cycles. With the
+// fitted latency the A100's absolute figure is still about 405 against 466, because its L2
+// hits take 200 cycles in the preset (the near partition of [luo2025], 202.8) where
+// [luo2024]'s chase took 262: wallsim has no near and far L2 partitions.
 
 }  // namespace
 }  // namespace sim::gpu

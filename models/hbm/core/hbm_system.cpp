@@ -1,9 +1,32 @@
 // SPDX-License-Identifier: MIT
 #include "models/hbm/core/hbm_system.h"
 
+#include <algorithm>
+#include <random>
+
 #include "sim/core/error.h"
 
 namespace sim::hbm {
+
+namespace {
+
+/// Each pseudo-channel's first refresh, in [0, refi). The starts are spread evenly over tREFI,
+/// one every refi / count cycles, so that as few pseudo-channels refresh at once as possible,
+/// but they are dealt to the pseudo-channels in a shuffled order (a fixed seed, so that runs
+/// repeat), not by index: with the phases rising with the index, an access stream that walks
+/// the pseudo-channels at a steady pace (a pointer chase at some strides) kept arriving just as
+/// each one started its refresh, and paid tRFC on nearly every access.
+std::vector<uint64_t> refresh_phases(size_t count, uint64_t refi) {
+    std::vector<uint64_t> phases(count);
+    for (size_t i = 0; i < count; ++i)
+        phases[i] = refi * i / std::max<size_t>(count, 1);
+    std::mt19937_64 dealer(0x5eed'f00d'cafeULL);
+    for (size_t i = count; i > 1; --i)  // Fisher-Yates, the same on every standard library
+        std::swap(phases[i - 1], phases[dealer() % i]);
+    return phases;
+}
+
+}  // namespace
 
 MappingShape mapping_shape_of(const HbmCoreConfig& c) {
     MappingShape s;
@@ -45,10 +68,9 @@ HbmSystem::HbmSystem(const HbmCoreConfig& config)
         advanced_at_.assign(count, kNever);
     }
     channels_.reserve(count);
+    const std::vector<uint64_t> phases = refresh_phases(count, config.timing.refi);
     for (size_t i = 0; i < count; ++i) {
-        // Stagger refresh so that the channels do not all lock at once.
-        const uint64_t phase = config.timing.refi * i / count;
-        channels_.emplace_back(config.timing, config.shape, config.controller, phase,
+        channels_.emplace_back(config.timing, config.shape, config.controller, phases[i],
                                buses_.empty() ? nullptr : &buses_[i / bus_group],
                                shared_.empty() ? nullptr : &shared_[i / pcs]);
     }

@@ -126,6 +126,57 @@ TEST(HbmTraffic, RefreshHappensEveryTrefi) {
     EXPECT_LE(refreshes, expected + 1);
 }
 
+/// Mean latency of a dependent chain of 32 B reads that visits the pseudo-channels in index
+/// order, one at a time, each issued `gap` memory cycles after the previous one completed (a
+/// pointer chase whose stride walks the partitions).
+double chain_latency(const HbmParams& p, uint64_t gap, uint32_t steps, double& median) {
+    HbmSystem system(p.core);
+    const HbmCoreConfig& c = p.core;
+    std::vector<Completion> done;
+    std::vector<uint64_t> latencies;
+    uint64_t now = 0;
+    for (uint32_t n = 0; n < steps; ++n) {
+        while (system.next_event() <= now)
+            system.advance(system.next_event(), done);
+        const size_t pc = n % system.pseudo_channel_count();
+        AddressParts at;
+        at.pseudo_channel = static_cast<uint32_t>(pc % c.pseudo_channels_per_channel);
+        at.channel =
+            static_cast<uint32_t>(pc / c.pseudo_channels_per_channel % c.channels_per_stack);
+        at.stack = static_cast<uint32_t>(pc / c.pseudo_channels_per_channel / c.channels_per_stack);
+        at.row = n % c.shape.rows;
+        done.clear();
+        EXPECT_TRUE(system.try_enqueue(n, at, false, c.shape.access_bytes, now));
+        while (done.empty())
+            system.advance(system.next_event(), done);
+        latencies.push_back(done.front().done - now);
+        now = done.front().done + gap;
+    }
+    std::sort(latencies.begin(), latencies.end());
+    median = double(latencies[latencies.size() / 2]);
+    double sum = 0;
+    for (uint64_t l : latencies)
+        sum += double(l);
+    return sum / double(latencies.size());
+}
+
+// All-bank refresh locks a pseudo-channel for tRFC every tREFI (9% of the time on HBM3), so a
+// chain of single reads meets it on about that share of its reads and waits about tRFC / 2
+// when it does. With refresh phases that grew linearly with the pseudo-channel index, a chain
+// walking the pseudo-channels in order fell into step with them at some paces: after waiting
+// out one refresh it reached the next pseudo-channel just as that one began its own, and paid
+// most of tRFC on nearly every read (a pointer chase at some strides: 770 instead of ~360 SM
+// cycles on H100). No pace may do that.
+TEST(HbmRefresh, NoAccessPaceFallsIntoStepWithTheRefreshSchedule) {
+    const HbmParams p = hbm_preset("h100");
+    const double rfc = p.core.timing.rfc;
+    for (uint64_t gap = 0; gap < 1200; gap += 37) {
+        double median = 0;
+        const double mean = chain_latency(p, gap, 1500, median);
+        EXPECT_LT(mean - median, 0.15 * rfc) << "gap " << gap << " cycles";
+    }
+}
+
 TEST(HbmTraffic, SameSeedSameResult) {
     const HbmParams p = hbm_preset("h100");
     TrafficParams tp;
