@@ -213,7 +213,13 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked) {
     const Instr& in = kernel_.program[w.pc];
     uint64_t t = w.next_ready;
     if (w.run_left == 0) {
-        for (uint8_t name : {in.src[0], in.src[1], in.dst}) {
+        // A bulk copy's destination is a completion token, as an mbarrier counts the bytes of
+        // every copy that signals it: a copy adds to the loads in flight to its token instead
+        // of waiting for them. (Waiting serialised a GEMM's A and B copies of one stage, and
+        // with them every later stage: one copy in flight per CTA, the DRAM latency exposed
+        // on every k-tile.)
+        const uint8_t dst = in.op == Opcode::Tma ? kNoReg : in.dst;
+        for (uint8_t name : {in.src[0], in.src[1], dst}) {
             const uint8_t r = rotated(w, in, name);
             if (r == kNoReg) continue;
             // Loads in flight to r (pending[r] > 0, kept in in_flight: no second line read).

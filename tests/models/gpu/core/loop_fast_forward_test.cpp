@@ -62,10 +62,10 @@ TEST(SectorCache, UnusedFillsTakeFreeWaysFirstThenTheLeastRecentlyUsed) {
 }
 
 TEST(LoopFastForward, AFastForwardedGemmAgreesWithTheTripByTripRun) {
-    // 16 CTAs of 128 k-tiles on 8 SMs: two waves, each fast-forwarded.
+    // 16 CTAs of 256 k-tiles on 8 SMs: two waves, each fast-forwarded.
     const GpuParams p = small_h100(8);
     GemmTile t;
-    const uint64_t m = 1024, n = 512, k = 8192;
+    const uint64_t m = 1024, n = 512, k = 16384;
     const KernelLaunch kernel = gemm_launch(p, m, n, k, t);
     ASSERT_EQ(kernel.ctas, 16u);
     const KernelResult full = run_kernel(p, kernel, false);

@@ -137,7 +137,7 @@ TEST(ChannelSharing, PerBankRefreshHidesMostOfWhatAllBankRefreshCosts) {
                                             "hbm.timing.t_rfc_pb=200ns", "hbm.timing.t_rrefd=8ns"};
     TrafficParams tp;
     tp.bytes = 32 << 20;
-    const HbmParams all = sim::testing::hbm_preset("h100");
+    const HbmParams all = sim::testing::hbm_preset("h100", {"hbm.controller.refresh=all_bank"});
     const HbmParams pb = sim::testing::hbm_preset("h100", per_bank);
     HbmSystem s_all(all.core), s_pb(pb.core);
     const TrafficResult r_all = run_traffic(s_all, tp);
