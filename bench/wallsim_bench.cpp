@@ -232,7 +232,7 @@ BENCHMARK(BM_NetCollective)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecon
 //   1: the same with 64 FLOP per element (near the FP32 ridge)
 //   2: the same with 2048 FLOP per element (compute-bound)
 //   3: softmax 4096 x 1024 FP32, every CTA (row kernel: shuffles, barriers)
-//   4: FP32 c = a + b over 1 GiB arrays, sampled (the 10 s target)
+//   4: FP32 c = a + b over 1 GiB arrays, sampled (a 10 s target)
 void BM_GpuKernel(benchmark::State& state) {
     const auto doc = sim::load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml");
     const auto params = sim::gpu::GpuParams::from_config(sim::ConfigNode::root_of(doc));
@@ -271,7 +271,7 @@ BENCHMARK(BM_GpuKernel)->DenseRange(0, 4)->Iterations(1)->Unit(benchmark::kMilli
 
 // A BF16 GEMM on the cycle-level H100 (tiled wgmma kernel, TMA copies, 2-CTA clusters); its
 // cost is the L2 line requests of the tile copies (counter l2_lines/s).
-//   0: 4096³, every CTA    1: 8192³, sampled (the 10 s target)
+//   0: 4096³, every CTA    1: 8192³, sampled (a 10 s target)
 void BM_GemmKernel(benchmark::State& state) {
     const auto doc = sim::load_config(std::string(WALLSIM_SOURCE_DIR) + "/configs/hw/h100.yaml");
     const auto params = sim::gpu::GpuParams::from_config(sim::ConfigNode::root_of(doc));
