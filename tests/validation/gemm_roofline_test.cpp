@@ -9,24 +9,16 @@
 #include <vector>
 
 #include "models/gpu/core/gpu_core.h"
-#include "models/gpu/kernels/gemm.h"
 #include "tests/testing/gpu_presets.h"
+#include "tests/testing/ops.h"
 
 namespace sim::gpu {
 namespace {
 
-/// Cycles of an n³ GEMM on a preset at its full tensor clock.
+/// Cycles of an n³ GEMM on a preset at its full tensor clock (sampled, the default fidelity).
 uint64_t gemm_cycles(const GpuParams& p, uint64_t n, DType dtype) {
-    const GpuTarget target{p.core, p.tensor};
-    GemmProblem g;
-    g.m = g.n = g.k = n;
-    g.dtype = dtype;
-    AddressSpace space;
-    const KernelLaunch k = gemm_kernel(g, choose_gemm_tile(g, target), target, space);
-    GpuCoreConfig c = p.core;
-    c.clock_hz = p.tensor_clock_hz;
-    GpuCore core(c, p.hbm.core, k);
-    return core.run({}).cycles;
+    return testing::run_kernel(p, testing::lower_one(testing::square_gemm(n, dtype), p), true)
+        .cycles;
 }
 
 double tflops(const GpuParams& p, uint64_t n, DType dtype) {

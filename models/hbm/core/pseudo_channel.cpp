@@ -451,10 +451,14 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     ++counters_.wakeups;
     account_queue(now);
     if (reads_.on_the_way() > 0 || writes_.on_the_way() > 0) admit_arrivals(now);
-    // A due per-bank refresh names its own next step (the PRE's or REFpb's earliest cycle);
-    // starting from now + 1 here polled the pseudo-channel every cycle while it waited for
-    // tRP or tRREFD, about 20 wake-ups a REFpb.
-    uint64_t next = refresh_due_ > now ? refresh_due_ : params_.per_bank_refresh ? kNever : now + 1;
+    uint64_t next = now + 1;
+    if (refresh_due_ > now) {
+        next = refresh_due_;
+    } else if (params_.per_bank_refresh) {
+        // A due REFpb names its own next step (its PRE's or its own earliest cycle); now + 1
+        // polled the pseudo-channel every cycle while it waited for tRP or tRREFD.
+        next = kNever;
+    }
     // Per-bank refresh holds the row bus while it is due (its PRE and REFpb go first, as a
     // controller's priority queue would send them) but not the column bus.
     bool row_held = false;
