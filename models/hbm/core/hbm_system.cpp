@@ -139,6 +139,7 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
     while (!calendar_.empty() && calendar_.next_time() <= now) {
         due_.clear();
         const uint64_t t = calendar_.pop_earliest(due_);
+        in_index_order(due_);
         // Many controllers fall due at one cycle, and theirs is more state than the host's
         // caches hold: hint each one's state two steps and its arrays one step ahead.
         constexpr size_t kAhead = 4;
@@ -167,6 +168,24 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
             for (uint32_t k = 0; k < group_; ++k)
                 advance_one(first + (k + now) % group_, now, done, touched);
         }
+    }
+}
+
+void HbmSystem::in_index_order(std::vector<uint32_t>& due) {
+    // The order they were scheduled in depends on when each controller last woke, and the
+    // caller sees the cycle's completions, and retries refused requests on the controllers
+    // they free, in the order they are advanced. In scheduling order, a change that only woke
+    // the controllers less often moved a GPU kernel's cycles by up to 0.5%. Through a bit per
+    // pseudo-channel: std::sort of a stream's tens of due controllers cost BM_HbmTraffic/0 a
+    // quarter of its time, sorting the few completions instead 4% of its instructions.
+    if (std::is_sorted(due.begin(), due.end())) return;
+    due_bits_.assign((channels_.size() + 63) / 64, 0);
+    for (const uint32_t pc : due)
+        due_bits_[pc / 64] |= uint64_t{1} << (pc % 64);
+    due.clear();  // one scheduled twice at one cycle is advanced once either way
+    for (size_t w = 0; w < due_bits_.size(); ++w) {
+        for (uint64_t bits = due_bits_[w]; bits != 0; bits &= bits - 1)
+            due.push_back(static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits)));
     }
 }
 

@@ -123,6 +123,8 @@ class HbmSystem {
 
   private:
     void schedule(size_t pc);
+    /// Puts the pseudo-channels due at one cycle in index order, each once.
+    void in_index_order(std::vector<uint32_t>& due);
     /// Advances pc at now (once per cycle at most) and reschedules it.
     void advance_one(size_t pc,
                      uint64_t now,
@@ -144,7 +146,8 @@ class HbmSystem {
     std::vector<uint64_t> advanced_at_;  ///< per pseudo-channel, with group_ > 1
     std::vector<uint64_t> scheduled_;
     CalendarQueue calendar_;
-    std::vector<uint32_t> due_;  ///< pseudo-channels popped from the calendar, reused
+    std::vector<uint32_t> due_;       ///< pseudo-channels popped from the calendar, reused
+    std::vector<uint64_t> due_bits_;  ///< a bit per pseudo-channel, to put due_ in index order
     uint32_t granule_bytes_ = 0;
     uint64_t queued_ = 0;
     uint64_t advanced_to_ = 0;  ///< the latest cycle advance() was called for

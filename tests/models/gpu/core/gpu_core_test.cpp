@@ -197,6 +197,25 @@ TEST(GpuCore, SameKernelSameCycles) {
     EXPECT_EQ(a.memory.dram_write_bytes, b.memory.dram_write_bytes);
 }
 
+// The DRAM controllers wake only when they have work; evaluated every DRAM cycle instead, the
+// kernel must run exactly the same. A streaming kernel that fills the controllers' queues (its
+// refused requests retried as entries free) on a full A100: when the controllers due at one
+// cycle were advanced in the order they were scheduled, that order, and with it the order the
+// L2 saw completions and retried requests, depended on when each had last woken, and the
+// cycles moved by 0.5%.
+TEST(GpuCore, CyclesDoNotDependOnHowOftenTheDramControllersWake) {
+    const GpuParams p = testing::gpu_preset("a100");
+    const Op op = elementwise_op(1 << 20);
+    const KernelResult event_driven = run(p, op);
+    GpuParams ticked = p;
+    ticked.hbm.core.controller.tick_every_cycle = true;
+    const KernelResult every_cycle = run(ticked, op);
+    EXPECT_EQ(event_driven.cycles, every_cycle.cycles);
+    EXPECT_EQ(event_driven.sm.stall_memory, every_cycle.sm.stall_memory);
+    EXPECT_EQ(event_driven.memory.dram_read_bytes, every_cycle.memory.dram_read_bytes);
+    EXPECT_EQ(event_driven.memory.dram_write_bytes, every_cycle.memory.dram_write_bytes);
+}
+
 TEST(GpuCore, AKernelThatCannotFitIsRefused) {
     const GpuParams p = small_h100(1);
     KernelHints huge;
