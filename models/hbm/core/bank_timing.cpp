@@ -10,6 +10,9 @@ namespace sim::hbm {
 BankTiming::BankTiming(const DramTiming& t, const PseudoChannelShape& shape)
     : t_(t),
       banks_per_group_(shape.banks_per_group),
+      group_shift_((shape.banks_per_group & (shape.banks_per_group - 1)) == 0
+                       ? __builtin_ctz(shape.banks_per_group)
+                       : -1),
       stack_ids_(std::max(shape.stack_ids, 1u)),
       groups_per_stack_id_(shape.bank_groups / std::max(shape.stack_ids, 1u)),
       banks_(shape.banks()),
@@ -39,17 +42,17 @@ uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
     switch (cmd) {
         case Command::ACT: {
             const Bank& b = banks_[bank];
-            const Group& g = groups_[bank / banks_per_group_];
+            const Group& g = groups_[group_of(bank)];
             const uint64_t done = std::max(b.next_act, g.next_act);
             return std::max(done > t_.act_extra ? done - t_.act_extra : 0, earliest_any_activate());
         }
         case Command::PRE: return std::max(banks_[bank].next_pre, next_pre_);
         case Command::RD: {
-            const Group& g = groups_[bank / banks_per_group_];
+            const Group& g = groups_[group_of(bank)];
             return std::max({banks_[bank].next_rd, g.next_rd, next_rd_});
         }
         case Command::WR: {
-            const Group& g = groups_[bank / banks_per_group_];
+            const Group& g = groups_[group_of(bank)];
             return std::max({banks_[bank].next_wr, g.next_wr, next_wr_});
         }
         case Command::REF: {
@@ -91,7 +94,7 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
             raise(b.next_wr, done + t_.rcd_write());
             raise(b.next_pre, done + t_.ras);
             raise(b.next_act, done + t_.rc);
-            raise(groups_[bank / banks_per_group_].next_act, done + t_.rrd_l);
+            raise(groups_[group_of(bank)].next_act, done + t_.rrd_l);
             raise(next_act_, done + t_.rrd_s);
             // Slide the four-activate window.
             std::rotate(act_window_.begin(), act_window_.begin() + 1, act_window_.end());

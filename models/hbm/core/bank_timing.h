@@ -47,7 +47,7 @@ class BankTiming {
     /// earliest(WR or RD, bank), inline for the scheduler's hot loop.
     uint64_t earliest_column(bool write, uint32_t bank) const {
         const Bank& b = banks_[bank];
-        const Group& g = groups_[bank / banks_per_group_];
+        const Group& g = groups_[group_of(bank)];
         const uint64_t own =
             write ? std::max(b.next_wr, g.next_wr) : std::max(b.next_rd, g.next_rd);
         return std::max(own, write ? next_wr_ : next_rd_);
@@ -63,7 +63,7 @@ class BankTiming {
     void issue_column(bool write, uint32_t bank, uint64_t now) {
         SIM_ASSERT(now >= earliest_column(write, bank), "column command issued before it is legal");
         SIM_ASSERT(open_rows_[bank] != kClosed, "column command to a closed bank");
-        const uint32_t group = bank / banks_per_group_;
+        const uint32_t group = group_of(bank);
         Group& g = groups_[group];
         if (write) {
             const uint64_t data_end = now + t_.cwl + t_.burst;
@@ -106,6 +106,11 @@ class BankTiming {
     struct Group {
         uint64_t next_act = 0, next_rd = 0, next_wr = 0;
     };
+    /// bank / banks_per_group_, by a shift where that is a power of two (every JEDEC part):
+    /// the division was the longest step of the scheduler's column scan.
+    uint32_t group_of(uint32_t bank) const {
+        return group_shift_ >= 0 ? bank >> group_shift_ : bank / banks_per_group_;
+    }
     static void raise(uint64_t& slot, uint64_t v) {
         if (v > slot) slot = v;
     }
@@ -115,6 +120,7 @@ class BankTiming {
 
     DramTiming t_;
     uint32_t banks_per_group_;
+    int group_shift_;  ///< log2(banks_per_group_), or -1 when it is not a power of two
     uint32_t stack_ids_;
     uint32_t groups_per_stack_id_;
     std::vector<Bank> banks_;

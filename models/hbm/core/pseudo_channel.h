@@ -252,6 +252,9 @@ class PseudoChannel {
                       uint64_t now,
                       std::vector<Completion>& done,
                       uint64_t& next);
+    /// A lower bound on q's next column command after now: the earliest cycle a bank with
+    /// queued row hits may take one (hits not yet schedulable included), kNever without hits.
+    uint64_t next_column_at(const Queue& q, bool write, uint64_t now) const;
     /// FR-FCFS row command: the ACT or PRE of the oldest schedulable request that needs one
     /// and may have it now (a PRE waits while the open row still has hits queued).
     bool issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& next);
