@@ -369,10 +369,13 @@ uint64_t PseudoChannel::next_column_at(const Queue& q, bool write, uint64_t now)
     if (bus_) floor = std::max(floor, bus_->column_free);
     // With many banks holding hits one is almost surely free by then; looking cost a stream
     // (BM_HbmTraffic/0) 6% of its instructions for no wake-up saved.
-    uint64_t banks = q.hit_banks;
+    constexpr int kMostBanksLooked = 4;
+    uint64_t many = q.hit_banks;
+    for (int n = 0; n < kMostBanksLooked && many != 0; ++n)
+        many &= many - 1;
+    if (many != 0) return floor;
     uint64_t at = kNever;
-    for (int looked = 0; banks != 0; banks &= banks - 1, ++looked) {
-        if (looked == 4) return floor;
+    for (uint64_t banks = q.hit_banks; banks != 0; banks &= banks - 1) {
         at = std::min(at, timing_.earliest_column(write, __builtin_ctzll(banks)));
         if (at <= floor) return floor;
     }
