@@ -137,7 +137,7 @@ class PseudoChannel {
     /// ahead of the one it advances (see sim/core/prefetch.h).
     /// The lines of prefetch_bytes(this, sizeof(*this)), one prefetch each: GCC unrolls that
     /// loop only up to 16 lines, and this object spans 18 since the JEDEC mechanisms (1,128
-    /// bytes), so the loop cost 143 M instructions in BM_HbmTraffic/0 (docs/performance.md).
+    /// bytes), so the loop cost 143 M instructions in BM_HbmTraffic/0 (CHANGELOG.md, 2026-12-04).
     void prefetch_state() const {
         prefetch_lines(reinterpret_cast<const char*>(this),
                        std::make_index_sequence<(sizeof(*this) + 63) / 64>{});
