@@ -56,6 +56,32 @@ void require_at_least(const ConfigNode& n,
 
 }  // namespace
 
+ParamTable<ControllerParams> controller_param_table() {
+    using P = ControllerParams;
+    ParamTable<P> t;
+    t.integer("read_queue", &P::read_queue, 1, kMaxQueueEntries, "requests",
+              "read queue entries per pseudo-channel (per channel with queues: per_channel)");
+    t.integer("write_queue", &P::write_queue, 1, kMaxQueueEntries, "requests",
+              "write queue entries, as read_queue");
+    t.integer("write_high_watermark", &P::write_high_watermark, 1, kMaxQueueEntries, "requests",
+              "queued writes that start a write drain (at most write_queue)");
+    t.integer("write_low_watermark", &P::write_low_watermark, 0, kMaxQueueEntries - 1, "requests",
+              "queued writes that end a drain (below write_high_watermark)");
+    t.integer("frontend_cycles", &P::frontend_cycles, 1, 1000000, "memory clocks",
+              "arrival to schedulable: decode and queue insert");
+    // ControllerParams says open_row: the key names the policy, so `closed` is false.
+    t.choice("row_policy", &P::open_row, "closed", "open",
+             "open: a row stays open until a request needs another; closed: closed as soon as "
+             "no queued request hits it");
+    t.choice("refresh", &P::per_bank_refresh, "all_bank", "per_bank",
+             "all_bank: REFab to every bank each t_refi; per_bank: REFpb to one bank each "
+             "t_refi / banks, round robin (JESD238)");
+    t.choice("queues", &P::queues_per_channel, "per_pseudo_channel", "per_channel",
+             "one read and one write queue per pseudo-channel, or per channel shared by its "
+             "pseudo-channels (Ramulator 2)");
+    return t;
+}
+
 HbmParams HbmParams::from_config(const ConfigNode& root) {
     HbmParams p;
     HbmCoreConfig& c = p.core;
@@ -184,19 +210,8 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
 
     const ConfigNode ctl = hbm.child("controller");
     ControllerParams& cp = c.controller;
-    ctl.get("read_queue", cp.read_queue);
-    ctl.get("write_queue", cp.write_queue);
-    ctl.get("write_high_watermark", cp.write_high_watermark);
-    ctl.get("write_low_watermark", cp.write_low_watermark);
-    std::string policy = "open";
-    ctl.get_choice("row_policy", policy, {"open", "closed"});
-    cp.open_row = policy == "open";
-    ctl.get("frontend_cycles", cp.frontend_cycles);
-    if (cp.read_queue == 0 || cp.read_queue > kMaxQueueEntries)
-        ctl.fail("read_queue", "must be between 1 and " + std::to_string(kMaxQueueEntries));
-    if (cp.write_queue == 0 || cp.write_queue > kMaxQueueEntries)
-        ctl.fail("write_queue", "must be between 1 and " + std::to_string(kMaxQueueEntries));
-    if (cp.write_high_watermark > cp.write_queue || cp.write_high_watermark == 0) {
+    controller_param_table().read(ctl, cp);
+    if (cp.write_high_watermark > cp.write_queue) {
         ctl.fail("write_high_watermark",
                  "must be between 1 and write_queue (" + std::to_string(cp.write_queue) + ")");
     }
@@ -204,13 +219,6 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
         ctl.fail("write_low_watermark", "must be below write_high_watermark (" +
                                             std::to_string(cp.write_high_watermark) + ")");
     }
-    if (cp.frontend_cycles == 0) ctl.fail("frontend_cycles", "must be at least 1");
-    std::string queues = "per_pseudo_channel";
-    ctl.get_choice("queues", queues, {"per_pseudo_channel", "per_channel"});
-    cp.queues_per_channel = queues == "per_channel";
-    std::string refresh = "all_bank";
-    ctl.get_choice("refresh", refresh, {"all_bank", "per_bank"});
-    cp.per_bank_refresh = refresh == "per_bank";
     if (cp.per_bank_refresh) {
         // JESD238 per-bank refresh: each REFpb locks one bank for tRFCpb, one every tREFI / banks.
         for (const char* key : {"t_rfc_pb", "t_rrefd"}) {

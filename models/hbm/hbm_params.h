@@ -8,6 +8,7 @@
 #include "models/energy/core/energy_table.h"
 #include "models/hbm/core/hbm_system.h"
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim::hbm {
 
@@ -26,5 +27,9 @@ struct HbmParams {
     /// Peak bandwidth of all pseudo-channels, B/s.
     double peak_bandwidth() const;
 };
+
+/// The keys of hbm.controller: ControllerParams' members with their types, ranges and
+/// descriptions; ControllerParams' initialisers are their defaults.
+ParamTable<ControllerParams> controller_param_table();
 
 }  // namespace sim::hbm

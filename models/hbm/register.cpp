@@ -51,6 +51,10 @@ void register_hbm(Registry& r) {
                  }});
     r.add_command({"hbm", "drive the cycle-level HBM model with a traffic pattern (--help)",
                    run_hbm_command});
+    r.add_params({"hbm.controller",
+                  "The memory controller of each pseudo-channel (models/hbm/core/"
+                  "pseudo_channel.h): queues, write drain, row policy, refresh.",
+                  [] { return controller_param_table().describe(); }});
 }
 
 }  // namespace sim::hbm

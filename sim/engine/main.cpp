@@ -3,6 +3,7 @@
 // Exit codes: 0 success, 2 bad input (config, trace, command line), 1 internal error.
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -41,8 +42,10 @@ const char* const kBuiltinUsage =
     "                          simulate a trace on a system (configs/systems/*.yaml)\n"
     "  elaborate --system FILE | --hw HW\n"
     "                          print a system's module tree, parameters and bindings\n"
-    "  list                    list presets, devices, timing models, module kinds, commands\n"
-    "                          and op kinds\n"
+    "  list [--params [SECTION]]\n"
+    "                          list presets, devices, timing models, module kinds, commands\n"
+    "                          and op kinds; --params: every described key of a hardware\n"
+    "                          file with its type, default, range, unit and meaning\n"
     "  validate-config HW [--set key=value]...\n"
     "                          check a hardware config and print its derived figures\n"
     "  validate-trace FILE     check an operator trace and print its totals\n"
@@ -140,9 +143,39 @@ int cmd_run(const std::vector<std::string>& args) {
     return 0;
 }
 
-int cmd_list() {
+/// `wallsim list --params [SECTION]`: the described keys of every section, or of one, as
+/// Markdown (docs/configuration.md holds this output).
+int print_params(const sim::Registry& registry, const std::string& section) {
+    std::string known;
+    for (const sim::ParamsEntry& p : registry.params()) {
+        known += (known.empty() ? "" : ", ") + p.section;
+        if (!section.empty() && p.section != section) continue;
+        sim::print_param_docs(std::cout, p.section, p.description, p.describe());
+    }
+    if (section.empty() ||
+        std::any_of(registry.params().begin(), registry.params().end(),
+                    [&](const sim::ParamsEntry& p) { return p.section == section; }))
+        return 0;
+    throw sim::ConfigError({"--params", 0, 0}, "",
+                           "no described section '" + section + "'; expected one of: " + known);
+}
+
+int cmd_list(const std::vector<std::string>& args) {
+    std::string section;
+    po::options_description opts("wallsim list options");
+    opts.add_options()("help,h", "show this help")(
+        "params", "print the described keys of hardware-file sections (all, or SECTION's)")(
+        "section", po::value(&section), "with --params: one section, e.g. hbm.controller");
+    po::positional_options_description pos;
+    pos.add("section", 1);
+    if (sim::print_help_if_asked(opts, args)) return 0;
+    const po::variables_map vm = sim::parse_options(args, opts, &pos);
     sim::Registry registry;
     sim::register_all(registry);
+    if (vm.count("params")) return print_params(registry, section);
+    if (!section.empty())
+        throw sim::ConfigError({"list", 0, 0}, "",
+                               "a section needs --params: wallsim list --params " + section);
     std::cout << "Presets (use the name: --hw h100, extends: h100, --topology dgx_h100; files in "
               << sim::configs_dir() << "):\n";
     for (const char* folder : {"hw", "net", "technology", "models", "cim"}) {
@@ -255,7 +288,7 @@ int dispatch(int argc, char** argv) {
         return 0;
     }
     if (command == "run") return cmd_run(args);
-    if (command == "list") return cmd_list();
+    if (command == "list") return cmd_list(args);
     if (command == "validate-config") return cmd_validate_config(args);
     if (command == "validate-trace") return cmd_validate_trace(args);
     if (command == "diff") return sim::diff::diff_command(args);

@@ -54,6 +54,14 @@ void Registry::add_command(CommandEntry entry) {
     commands_.push_back(std::move(entry));
 }
 
+void Registry::add_params(ParamsEntry entry) {
+    for (const auto& p : params_) {
+        SIM_ASSERT(p.section != entry.section,
+                   "params of '" << entry.section << "' registered twice");
+    }
+    params_.push_back(std::move(entry));
+}
+
 const CommandEntry* Registry::find_command(const std::string& name) const {
     for (const auto& c : commands_) {
         if (c.name == name) return &c;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/param_table.h"
 #include "sim/registry/op_model.h"
 
 namespace sim {
@@ -43,6 +44,14 @@ struct ComponentEntry {
     std::function<void(const ConfigNode& hw, StatGroup& stats)> configure;
 };
 
+/// A section of the hardware file whose keys are described by a ParamTable
+/// (sim/config/param_table.h): what `wallsim list --params` prints.
+struct ParamsEntry {
+    std::string section;  ///< dotted path in a hardware file, e.g. "hbm.controller"
+    std::string description;
+    std::function<std::vector<ParamDoc>()> describe;
+};
+
 class Registry;
 
 /// A `wallsim <name>` sub-command contributed by a model (e.g. `wallsim hbm`).
@@ -65,12 +74,15 @@ class Registry {
     void add_component(ComponentEntry entry);
     /// Throws SimBug on a duplicate name.
     void add_command(CommandEntry entry);
+    /// Throws SimBug on a duplicate section.
+    void add_params(ParamsEntry entry);
 
     const std::vector<DeviceEntry>& devices() const { return devices_; }
     const std::vector<ComponentEntry>& components() const { return components_; }
     const CommandEntry* find_command(const std::string& name) const;
     std::vector<std::string> command_names() const;
     const std::vector<ModelEntry>& models() const { return models_; }
+    const std::vector<ParamsEntry>& params() const { return params_; }
     const DeviceEntry* find_device(const std::string& kind) const;
     /// Models of a device, in registration order.
     std::vector<const ModelEntry*> models_for(const std::string& device) const;
@@ -83,6 +95,7 @@ class Registry {
     std::vector<ModelEntry> models_;
     std::vector<ComponentEntry> components_;
     std::vector<CommandEntry> commands_;
+    std::vector<ParamsEntry> params_;
 };
 
 /// Registers every device and model wallsim ships (sim/registry/register_all.cpp).

@@ -82,6 +82,35 @@ TEST(Presets, ListShowsThem) {
     EXPECT_THAT(r.out, HasSubstr("technology: tsmc_4n tsmc_n7"));
 }
 
+TEST(ListParams, ConfigurationDocHoldsTheCurrentOutput) {
+    testing::TempDir dir;
+    const ProcessResult r = run_in(dir, kBin + " list --params");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("### `hbm.controller`"));
+    const std::string doc = slurp(std::string(WALLSIM_SOURCE_DIR) + "/docs/configuration.md");
+    const std::string begin = "<!-- begin: wallsim list --params (tools/update_params_doc) -->\n\n";
+    const std::string end = "<!-- end: wallsim list --params -->";
+    const size_t from = doc.find(begin), to = doc.find(end);
+    ASSERT_NE(from, std::string::npos) << "docs/configuration.md lacks the list's markers";
+    ASSERT_NE(to, std::string::npos);
+    EXPECT_EQ(doc.substr(from + begin.size(), to - from - begin.size()), r.out)
+        << "docs/configuration.md is stale: run tools/update_params_doc";
+}
+
+TEST(ListParams, OneSectionOrAnErrorNamingTheKnownOnes) {
+    testing::TempDir dir;
+    const ProcessResult one = run_in(dir, kBin + " list --params hbm.controller");
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_THAT(one.out, HasSubstr("| `read_queue` | integer | `32` | 1 .. 4096 | requests |"));
+    const ProcessResult unknown = run_in(dir, kBin + " list --params hbm.nothing");
+    EXPECT_EQ(unknown.code, 2);
+    EXPECT_THAT(unknown.err, HasSubstr("no described section 'hbm.nothing'; expected one of: "
+                                       "hbm.controller"));
+    const ProcessResult bad = run_in(dir, kBin + " list --parms");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_THAT(bad.err, HasSubstr("--parms"));
+}
+
 TEST(Help, ListsEveryCommand) {
     testing::TempDir dir;
     const ProcessResult r = run_in(dir, kBin + " --help");

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// Self-describing parameters, after SST's ELI and gem5's Param declarations: a params struct
+// lists each of its config keys once, with its member, type, range, unit and a one-line
+// description. The struct's own default member initialisers are the defaults (one place):
+// read() starts from the struct as given and overwrites only the keys present, and describe()
+// prints the defaults of a default-constructed struct. `wallsim list --params` prints every
+// table, and docs/configuration.md holds that output.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/config/config_node.h"
+
+namespace sim {
+
+/// One key of a params table as `wallsim list --params` prints it.
+struct ParamDoc {
+    std::string key;   ///< relative to the table's section, e.g. "read_queue"
+    std::string type;  ///< integer, bool or choice
+    std::string default_text;
+    std::string range;        ///< "1 .. 4096", "open, closed", "true, false"
+    std::string unit;         ///< what an integer counts; empty for choices and flags
+    std::string description;  ///< one line
+};
+
+/// The keys of one section of a hardware file (e.g. hbm.controller) and where they go.
+template <typename Params>
+class ParamTable {
+  public:
+    /// An unsigned integer key read into a uint32_t member, within [least, most].
+    ParamTable& integer(const char* key,
+                        uint32_t Params::*member,
+                        uint32_t least,
+                        uint32_t most,
+                        const char* unit,
+                        const char* description) {
+        const std::string range = std::to_string(least) + " .. " + std::to_string(most);
+        docs_.push_back(
+            {key, "integer", std::to_string(Params{}.*member), range, unit, description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) {
+            if (n.get(key, p.*member) && (p.*member < least || p.*member > most))
+                n.fail(key, "= " + std::to_string(p.*member) +
+                                " is out of range: must be between " + std::to_string(least) +
+                                " and " + std::to_string(most));
+        });
+        return *this;
+    }
+
+    /// A key naming one of two choices, held in a bool member: the first choice is false,
+    /// the second true.
+    ParamTable& choice(const char* key,
+                       bool Params::*member,
+                       const char* when_false,
+                       const char* when_true,
+                       const char* description) {
+        // The default first, in the range and in the error for a value that is neither.
+        const bool default_true = Params{}.*member;
+        const char* first = default_true ? when_true : when_false;
+        const char* second = default_true ? when_false : when_true;
+        docs_.push_back(
+            {key, "choice", first, std::string(first) + ", " + second, "", description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) {
+            std::string value;
+            if (n.get_choice(key, value, {first, second})) p.*member = value == when_true;
+        });
+        return *this;
+    }
+
+    /// A true/false key held in a bool member.
+    ParamTable& flag(const char* key, bool Params::*member, const char* description) {
+        docs_.push_back(
+            {key, "bool", Params{}.*member ? "true" : "false", "true, false", "", description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) { n.get(key, p.*member); });
+        return *this;
+    }
+
+    /// Overwrites out's members whose keys section holds; each key is checked against its
+    /// type and range (ConfigError naming file, line and key). Checks between keys are the
+    /// caller's.
+    void read(const ConfigNode& section, Params& out) const {
+        for (const auto& read_key : readers_)
+            read_key(section, out);
+    }
+
+    const std::vector<ParamDoc>& describe() const { return docs_; }
+
+  private:
+    std::vector<ParamDoc> docs_;
+    std::vector<std::function<void(const ConfigNode&, Params&)>> readers_;
+};
+
+/// A Markdown table of docs under a heading naming section: what `wallsim list --params`
+/// prints for each table.
+void print_param_docs(std::ostream& os,
+                      const std::string& section,
+                      const std::string& description,
+                      const std::vector<ParamDoc>& docs);
+
+}  // namespace sim

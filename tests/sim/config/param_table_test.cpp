@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#include "sim/config/param_table.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "sim/config/loader.h"
+#include "tests/testing/config_error.h"
+
+namespace sim {
+namespace {
+
+using testing::config_error;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct QueueParams {
+    uint32_t depth = 16;
+    bool open = true;
+    bool verbose = false;
+};
+
+ParamTable<QueueParams> queue_table() {
+    ParamTable<QueueParams> t;
+    t.integer("depth", &QueueParams::depth, 1, 64, "requests", "entries in the queue");
+    t.choice("policy", &QueueParams::open, "closed", "open", "row policy");
+    t.flag("verbose", &QueueParams::verbose, "print more");
+    return t;
+}
+
+ConfigNode section(const std::string& text) {
+    return ConfigNode::root_of(parse_config_text(text, "test.yaml")).child("queue");
+}
+
+TEST(ParamTable, AbsentKeysKeepTheStructsDefaults) {
+    QueueParams p;
+    queue_table().read(section("queue: {}\n"), p);
+    EXPECT_EQ(p.depth, 16u);
+    EXPECT_TRUE(p.open);
+    EXPECT_FALSE(p.verbose);
+}
+
+TEST(ParamTable, PresentKeysOverwriteTheirMembers) {
+    QueueParams p;
+    queue_table().read(section("queue:\n  depth: 8\n  policy: closed\n  verbose: true\n"), p);
+    EXPECT_EQ(p.depth, 8u);
+    EXPECT_FALSE(p.open);
+    EXPECT_TRUE(p.verbose);
+}
+
+TEST(ParamTable, OutOfRangeNamesFileLineKeyAndRange) {
+    QueueParams p;
+    EXPECT_THAT(config_error([&] { queue_table().read(section("queue:\n  depth: 65\n"), p); }),
+                AllOf(StartsWith("test.yaml:2:"), HasSubstr("queue.depth: = 65"),
+                      HasSubstr("must be between 1 and 64")));
+    EXPECT_THAT(config_error([&] { queue_table().read(section("queue:\n  depth: 0\n"), p); }),
+                HasSubstr("must be between 1 and 64"));
+    EXPECT_THAT(config_error([&] { queue_table().read(section("queue:\n  depth: -3\n"), p); }),
+                HasSubstr("queue.depth"));
+    EXPECT_THAT(config_error([&] { queue_table().read(section("queue:\n  policy: lazy\n"), p); }),
+                HasSubstr("not one of: open, closed"));
+}
+
+TEST(ParamTable, DescribesEachKeyWithTheStructsInitialiserAsDefault) {
+    const ParamTable<QueueParams> table = queue_table();
+    const std::vector<ParamDoc>& docs = table.describe();
+    ASSERT_EQ(docs.size(), 3u);
+    EXPECT_EQ(docs[0].key, "depth");
+    EXPECT_EQ(docs[0].default_text, "16");
+    EXPECT_EQ(docs[0].range, "1 .. 64");
+    EXPECT_EQ(docs[0].unit, "requests");
+    EXPECT_EQ(docs[1].default_text, "open");
+    EXPECT_EQ(docs[1].range, "open, closed");
+    EXPECT_EQ(docs[2].default_text, "false");
+    std::ostringstream os;
+    print_param_docs(os, "queue", "A queue.", docs);
+    EXPECT_THAT(os.str(), HasSubstr("| `depth` | integer | `16` | 1 .. 64 | requests | entries in "
+                                    "the queue |"));
+}
+
+}  // namespace
+}  // namespace sim
