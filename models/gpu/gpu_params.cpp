@@ -20,13 +20,6 @@ void get_u32(const ConfigNode& n, const std::string& key, uint32_t& out, uint32_
     out = static_cast<uint32_t>(v);
 }
 
-void get_bytes_u32(const ConfigNode& n, const std::string& key, uint32_t& out) {
-    uint64_t v = out;
-    if (!n.get_size(key, v)) return;
-    if (v > UINT32_MAX) n.fail(key, "must be below 4 GiB");
-    out = static_cast<uint32_t>(v);
-}
-
 void read_pipeline(const ConfigNode& pipes, const std::string& key, Pipeline& p) {
     auto n = pipes.optional_child(key);
     if (!n) return;
@@ -67,6 +60,57 @@ void read_tensor_cores(const ConfigNode& root, const ConfigNode& sm, GpuParams& 
 
 }  // namespace
 
+ParamTable<SmConfig> sm_param_table() {
+    using P = SmConfig;
+    ParamTable<P> t;
+    t.integer("sub_partitions", &P::sub_partitions, 1, 8, "warp schedulers",
+              "sub-partitions per SM, each with its warp scheduler issuing one instruction a "
+              "cycle");
+    t.integer("max_warps", &P::max_warps, 1, 1024, "warps", "resident warps per SM at most");
+    t.integer("max_threads", &P::max_threads, 32, 32768, "threads",
+              "resident threads per SM at most");
+    t.integer("max_ctas", &P::max_ctas, 1, 1024, "CTAs", "resident CTAs per SM at most");
+    t.integer("registers", &P::registers, 256, 1 << 24, "32-bit registers", "register file per SM");
+    t.bytes("shared_memory", &P::shared_memory, 0, UINT32_MAX,
+            "shared memory per SM that CTAs may use");
+    t.integer("barrier_latency", &P::barrier_latency, 0, 10000, "SM cycles",
+              "from the last warp reaching a CTA barrier to the CTA going on");
+    t.options("scheduler", &P::scheduler,
+              {{"gto", SchedulerPolicy::Gto}, {"lrr", SchedulerPolicy::Lrr}},
+              "warp scheduling: greedy-then-oldest or loose round robin");
+    return t;
+}
+
+ParamTable<L1Config> l1_param_table() {
+    using P = L1Config;
+    ParamTable<P> t;
+    t.bytes("size", &P::bytes, 0, UINT32_MAX, "L1 data cache for global loads, per SM");
+    t.integer("ways", &P::ways, 1, 64, "ways", "associativity");
+    t.integer("bytes_per_clock", &P::bytes_per_clock, 1, 4096, "B per SM cycle", "data port");
+    t.integer("hit_latency", &P::hit_latency, 1, 10000, "SM cycles", "load-to-use on a hit");
+    t.integer("miss_entries", &P::max_pending_lines, 1, 1 << 16, "lines",
+              "misses in flight at once (MSHRs)");
+    return t;
+}
+
+ParamTable<L2Config> l2_param_table() {
+    using P = L2Config;
+    ParamTable<P> t;
+    t.integer("slices", &P::slices, 1, 4096, "slices",
+              "L2 slices the addresses are spread over, each with its own port");
+    t.integer("ways", &P::ways, 1, 64, "ways", "associativity");
+    t.integer("bytes_per_clock_per_slice", &P::bytes_per_clock_per_slice, 1, 4096, "B per SM cycle",
+              "each slice's data port");
+    t.integer("hit_latency", &P::hit_latency, 1, 10000, "SM cycles",
+              "tag and data after the slice accepts a request");
+    t.integer("crossbar_latency", &P::crossbar_latency, 0, 10000, "SM cycles",
+              "each way between an SM and a slice");
+    t.integer("controller_latency", &P::controller_latency, 0, 10000, "SM cycles",
+              "each way between a slice and its memory controller (partition crossbar, "
+              "controller front end)");
+    return t;
+}
+
 GpuParams GpuParams::from_config(const ConfigNode& root) {
     GpuParams p;
     p.hbm = resolved<hbm::HbmParams>(root);
@@ -87,7 +131,7 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
                   "the cycle-level GPU needs the L2 cache's size; expected l2.size, e.g. 50MB");
     c.l2.bytes = hw.l2_bytes;
 
-    get_u32(sm, "sub_partitions", c.sm.sub_partitions, 1, 8);
+    sm_param_table().read(sm, c.sm);
     // FP32 lanes per sub-partition from the datasheet rate: FLOP/clock/SM = 2 x lanes x SPs.
     const ConfigNode rates = root.child("compute").child("vector").child("flops_per_clock");
     if (const auto fp32_rate = hw.vector.find(DType::FP32); fp32_rate != hw.vector.end()) {
@@ -99,15 +143,6 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
                        "with lanes dividing 32");
         c.sm.fp32.lanes = static_cast<uint32_t>(lanes);
     }
-    get_u32(sm, "max_warps", c.sm.max_warps, 1, 1024);
-    get_u32(sm, "max_threads", c.sm.max_threads, 32, 32768);
-    get_u32(sm, "max_ctas", c.sm.max_ctas, 1, 1024);
-    get_u32(sm, "registers", c.sm.registers, 256, 1 << 24);
-    get_bytes_u32(sm, "shared_memory", c.sm.shared_memory);
-    get_u32(sm, "barrier_latency", c.sm.barrier_latency, 0, 10000);
-    std::string policy = to_string(c.sm.scheduler);
-    if (sm.get_choice("scheduler", policy, {"gto", "lrr"}))
-        c.sm.scheduler = parse_scheduler(policy);
     if (auto pipes = sm.optional_child("pipelines")) {
         if (auto f = pipes->optional_child("fp32")) {
             get_u32(*f, "latency", c.sm.fp32.latency, 0, 10000);
@@ -118,21 +153,8 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
         read_pipeline(*pipes, "lsu", c.sm.lsu);
         read_pipeline(*pipes, "mio", c.sm.shuffle);
     }
-    if (auto l1 = sm.optional_child("l1")) {
-        get_bytes_u32(*l1, "size", c.l1.bytes);
-        get_u32(*l1, "ways", c.l1.ways, 1, 64);
-        get_u32(*l1, "bytes_per_clock", c.l1.bytes_per_clock, 1, 4096);
-        get_u32(*l1, "hit_latency", c.l1.hit_latency, 1, 10000);
-        get_u32(*l1, "miss_entries", c.l1.max_pending_lines, 1, 1 << 16);
-    }
-    if (auto l2 = root.optional_child("l2")) {
-        get_u32(*l2, "slices", c.l2.slices, 1, 4096);
-        get_u32(*l2, "ways", c.l2.ways, 1, 64);
-        get_u32(*l2, "bytes_per_clock_per_slice", c.l2.bytes_per_clock_per_slice, 1, 4096);
-        get_u32(*l2, "hit_latency", c.l2.hit_latency, 1, 10000);
-        get_u32(*l2, "crossbar_latency", c.l2.crossbar_latency, 0, 10000);
-        get_u32(*l2, "controller_latency", c.l2.controller_latency, 0, 10000);
-    }
+    if (auto l1 = sm.optional_child("l1")) l1_param_table().read(*l1, c.l1);
+    if (auto l2 = root.optional_child("l2")) l2_param_table().read(*l2, c.l2);
     read_tensor_cores(root, sm, p);
     try {
         c.validate();

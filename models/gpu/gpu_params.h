@@ -11,6 +11,7 @@
 #include "models/hbm/hbm_params.h"
 #include "models/tensor_core/tensor_core.h"
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim::gpu {
 
@@ -25,5 +26,11 @@ struct GpuParams {
     /// Throws ConfigError naming the file, line and key of any bad value.
     static GpuParams from_config(const ConfigNode& root);
 };
+
+/// The described keys of sm (the cycle-level SM), sm.l1 and l2; the structs' initialisers
+/// are their defaults.
+ParamTable<SmConfig> sm_param_table();
+ParamTable<L1Config> l1_param_table();
+ParamTable<L2Config> l2_param_table();
 
 }  // namespace sim::gpu

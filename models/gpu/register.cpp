@@ -3,6 +3,7 @@
 
 #include "models/energy/energy_params.h"
 #include "models/gpu/gpu_op_model.h"
+#include "models/gpu/gpu_params.h"
 #include "models/hw/hw_params.h"
 #include "sim/config/resolved.h"
 #include "sim/registry/registry.h"
@@ -40,6 +41,17 @@ void register_gpu(Registry& r) {
                  "gpu", Fidelity::Sampled, kKernelKinds, factory(true)});
     r.add_model({"gpu.sm_cycle", "the same cycle-level GPU simulating every CTA of every kernel",
                  "gpu", Fidelity::Cycle, kKernelKinds, factory(false)});
+    r.add_params({"sm",
+                  "The cycle-level SM (models/gpu/core/gpu_config.h). sm.count, the clocks and "
+                  "the FP32 lanes come from the datasheet keys every preset has "
+                  "(configs/hw/README.md); sm.pipelines and sm.tensor_core are listed there.",
+                  [] { return sm_param_table().describe(); }});
+    r.add_params({"sm.l1", "The L1 data cache of each SM (models/gpu/core/gpu_config.h).",
+                  [] { return l1_param_table().describe(); }});
+    r.add_params({"l2",
+                  "The L2 cache's slices and latencies (models/gpu/core/gpu_config.h); l2.size is "
+                  "a datasheet key (configs/hw/README.md).",
+                  [] { return l2_param_table().describe(); }});
 }
 
 }  // namespace sim::gpu

@@ -24,7 +24,7 @@ struct ParamDoc {
     std::string type;  ///< integer, bool or choice
     std::string default_text;
     std::string range;        ///< "1 .. 4096", "open, closed", "true, false"
-    std::string unit;         ///< what an integer counts; empty for choices and flags
+    std::string unit;         ///< what an integer counts (B for a size); empty for choices, flags
     std::string description;  ///< one line
 };
 
@@ -67,6 +67,52 @@ class ParamTable {
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             std::string value;
             if (n.get_choice(key, value, {first, second})) p.*member = value == when_true;
+        });
+        return *this;
+    }
+
+    /// A size with a unit ("256KiB", "50MB") read into a uint32_t member in bytes, within
+    /// [least, most].
+    ParamTable& bytes(const char* key,
+                      uint32_t Params::*member,
+                      uint32_t least,
+                      uint32_t most,
+                      const char* description) {
+        const std::string range = std::to_string(least) + " .. " + std::to_string(most);
+        docs_.push_back({key, "size", std::to_string(Params{}.*member), range, "B", description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) {
+            uint64_t v = 0;
+            if (!n.get_size(key, v)) return;
+            if (v < least || v > most)
+                n.fail(key, "= " + std::to_string(v) + " B is out of range: must be between " +
+                                std::to_string(least) + " and " + std::to_string(most) + " B");
+            p.*member = static_cast<uint32_t>(v);
+        });
+        return *this;
+    }
+
+    /// A key naming one of several values of an enum member; names lists them with their
+    /// names, the way the config spells them.
+    template <typename Enum>
+    ParamTable& options(const char* key,
+                        Enum Params::*member,
+                        std::vector<std::pair<std::string, Enum>> names,
+                        const char* description) {
+        std::string range, default_name;
+        for (const auto& [name, value] : names) {
+            range += (range.empty() ? "" : ", ") + name;
+            if (value == Params{}.*member) default_name = name;
+        }
+        docs_.push_back({key, "choice", default_name, range, "", description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) {
+            std::string text;
+            if (!n.get(key, text)) return;
+            for (const auto& [name, value] : names) {
+                if (name != text) continue;
+                p.*member = value;
+                return;
+            }
+            n.fail(key, "'" + text + "' is not one of: " + range);
         });
         return *this;
     }

@@ -5,8 +5,10 @@
 // warps, sampling agrees with the full run, and runs are deterministic.
 #include "models/gpu/core/gpu_core.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/testing/config_error.h"
 #include "tests/testing/gpu_presets.h"
 
 namespace sim::gpu {
@@ -222,6 +224,22 @@ TEST(GpuCore, AKernelThatCannotFitIsRefused) {
     huge.shared_memory = 1 << 20;
     EXPECT_THROW(GpuCore(p.core, p.hbm.core, testing::lower_one(elementwise_op(1024, 1, huge))),
                  std::invalid_argument);
+}
+
+// The keys of sm, sm.l1 and l2 are read through their ParamTables (sim/config/param_table.h):
+// a value lands in its member, and one out of range names the key and the range.
+TEST(GpuParams, DescribedKeysAreReadAndChecked) {
+    const GpuParams p = testing::gpu_preset("h100", {"sm.scheduler=lrr", "sm.shared_memory=100KiB",
+                                                     "sm.l1.ways=8", "l2.controller_latency=7"});
+    EXPECT_EQ(p.core.sm.scheduler, SchedulerPolicy::Lrr);
+    EXPECT_EQ(p.core.sm.shared_memory, 100u * 1024);
+    EXPECT_EQ(p.core.l1.ways, 8u);
+    EXPECT_EQ(p.core.l2.controller_latency, 7u);
+    using ::testing::HasSubstr;
+    EXPECT_THAT(testing::config_error([] { testing::gpu_preset("h100", {"l2.ways=65"}); }),
+                HasSubstr("l2.ways: = 65 is out of range: must be between 1 and 64"));
+    EXPECT_THAT(testing::config_error([] { testing::gpu_preset("h100", {"sm.scheduler=fifo"}); }),
+                HasSubstr("sm.scheduler: 'fifo' is not one of: gto, lrr"));
 }
 
 }  // namespace
