@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/net/net_params.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace sim::net {
@@ -52,29 +53,36 @@ void read_protocol(const ConfigNode& n, ProtocolParams& q) {
 }
 
 void read_nccl(const ConfigNode& n, NcclParams& p) {
-    read_time(n, "launch_latency", p.launch_latency);
-    if (n.get("ring_channels", p.ring_channels) && (p.ring_channels < 1 || p.ring_channels > 64))
-        n.fail("ring_channels", "must be between 1 and 64");
-    if (n.get("tree_channels", p.tree_channels) && (p.tree_channels < 1 || p.tree_channels > 64))
-        n.fail("tree_channels", "must be between 1 and 64");
-    if (n.get("nvls_channels", p.nvls_channels) && p.nvls_channels > 64)
-        n.fail("nvls_channels", "must be between 0 (no NVLink SHARP) and 64");
-    if (n.get("nvls_efficiency", p.nvls_efficiency) &&
-        !(p.nvls_efficiency > 0 && p.nvls_efficiency <= 1))
-        n.fail("nvls_efficiency", "must be in (0, 1]");
-    read_time(n, "nvls_latency", p.nvls_latency);
-    read_time(n, "nvls_chunk_overhead", p.nvls_chunk_overhead);
-    uint64_t size = 0;
-    if (n.get_size("nvls_chunk", size)) {
-        if (size < 16 * 1024) n.fail("nvls_chunk", "must be at least 16KiB");
-        p.nvls_chunk = double(size);
-    }
+    nccl_param_table().read(n, p);
     if (auto q = n.optional_child("simple")) read_protocol(*q, p.simple);
     if (auto q = n.optional_child("ll")) read_protocol(*q, p.ll);
     if (auto q = n.optional_child("ll128")) read_protocol(*q, p.ll128);
 }
 
 }  // namespace
+
+ParamTable<NcclParams> nccl_param_table() {
+    using P = NcclParams;
+    constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+    ParamTable<P> t;
+    t.quantity("launch_latency", &P::launch_latency, Dimension::Time, 0, kNoLimit,
+               "what the host and the kernel launch add to each collective");
+    t.integer("ring_channels", &P::ring_channels, 1, 64, "channels",
+              "channels (one CTA each) of a ring collective");
+    t.integer("tree_channels", &P::tree_channels, 1, 64, "channels",
+              "channels of a tree AllReduce");
+    t.integer("nvls_channels", &P::nvls_channels, 0, 64, "channels",
+              "channels of an NVLS AllReduce; 0: no NVLink SHARP");
+    t.number("nvls_efficiency", &P::nvls_efficiency, 0, 1, true, "ratio",
+             "share of the link rate NVLS multimem traffic reaches");
+    t.quantity("nvls_latency", &P::nvls_latency, Dimension::Time, 0, kNoLimit,
+               "per NVLS collective: its multicast barriers");
+    t.quantity("nvls_chunk", &P::nvls_chunk, Dimension::Size, 16 * 1024, kNoLimit,
+               "data per NVLS chunk at most");
+    t.quantity("nvls_chunk_overhead", &P::nvls_chunk_overhead, Dimension::Time, 0, kNoLimit,
+               "per NVLS chunk round: its barriers");
+    return t;
+}
 
 NetParams NetParams::from_config(const ConfigNode& root) {
     NetParams p;

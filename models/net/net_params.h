@@ -10,6 +10,7 @@
 #include "models/net/core/collective.h"
 #include "models/net/core/topology.h"
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim::net {
 
@@ -36,5 +37,9 @@ struct NetParams {
     /// The same into an empty topology (the graph is expensive to copy).
     void build_into(Topology& t) const;
 };
+
+/// The described keys of a network file's nccl: section (its protocol subsections, whose
+/// defaults differ per protocol, are read by hand); NcclParams' initialisers are the defaults.
+ParamTable<NcclParams> nccl_param_table();
 
 }  // namespace sim::net

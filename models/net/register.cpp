@@ -5,6 +5,7 @@
 #include "models/energy/energy_params.h"
 #include "models/hw/hw_params.h"
 #include "models/net/net_op_model.h"
+#include "models/net/net_params.h"
 #include "sim/registry/registry.h"
 
 namespace sim::net {
@@ -32,6 +33,11 @@ void register_net(Registry& r) {
                    "collectives over a cluster network: time, algbw and busbw per message size "
                    "as nccl-tests reports them, link utilisation (--help)",
                    run_net_command});
+    r.add_params({"nccl",
+                  "NCCL's channels and NVLink SHARP in a cluster network file (configs/net/; "
+                  "models/net/core/nccl.h). The protocols' own keys (nccl.simple, nccl.ll, "
+                  "nccl.ll128) are described in configs/net/README.md.",
+                  [] { return nccl_param_table().describe(); }});
 }
 
 }  // namespace sim::net

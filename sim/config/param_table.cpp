@@ -1,7 +1,36 @@
 // SPDX-License-Identifier: MIT
 #include "sim/config/param_table.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace sim {
+
+std::string format_number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
+std::string number_range(double least, double most, bool least_excluded) {
+    const std::string low = (least_excluded ? "above " : "at least ") + format_number(least);
+    if (std::isinf(most)) return low;
+    if (!least_excluded) return "between " + format_number(least) + " and " + format_number(most);
+    return low + " and at most " + format_number(most);
+}
+
+const char* base_unit_of(Dimension dim) {
+    switch (dim) {
+        case Dimension::Size: return "B";
+        case Dimension::Frequency: return "Hz";
+        case Dimension::PinRate: return "bit/s";
+        case Dimension::Bandwidth: return "B/s";
+        case Dimension::Time: return "s";
+        case Dimension::Power: return "W";
+        case Dimension::Energy: return "J";
+    }
+    return "";
+}
 
 void print_param_docs(std::ostream& os,
                       const std::string& section,

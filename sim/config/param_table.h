@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/config/config_node.h"
+#include "sim/core/units.h"
 
 namespace sim {
 
@@ -27,6 +28,13 @@ struct ParamDoc {
     std::string unit;         ///< what an integer counts (B for a size); empty for choices, flags
     std::string description;  ///< one line
 };
+
+/// v as the docs and errors print it (%g).
+std::string format_number(double v);
+/// "between 0 and 64", "at least 0", "above 0 and at most 1".
+std::string number_range(double least, double most, bool least_excluded);
+/// The base unit a quantity of dim is read into: s, B/s, B, Hz, bit/s, W, J.
+const char* base_unit_of(Dimension dim);
 
 /// The keys of one section of a hardware file (e.g. hbm.controller) and where they go.
 template <typename Params>
@@ -113,6 +121,55 @@ class ParamTable {
                 return;
             }
             n.fail(key, "'" + text + "' is not one of: " + range);
+        });
+        return *this;
+    }
+
+    /// A quantity with a unit ("2us", "450GB/s", "128KiB") read into a double member in the
+    /// dimension's base unit (s, B/s, B, Hz, ...), within [least, most] (most may be infinite).
+    ParamTable& quantity(const char* key,
+                         double Params::*member,
+                         Dimension dim,
+                         double least,
+                         double most,
+                         const char* description) {
+        const std::string range = number_range(least, most, false);
+        docs_.push_back({key, "quantity", format_number(Params{}.*member), range, base_unit_of(dim),
+                         description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) {
+            double v = 0;
+            if (dim == Dimension::Size) {
+                uint64_t bytes = 0;
+                if (!n.get_size(key, bytes)) return;
+                v = static_cast<double>(bytes);
+            } else if (!n.get_quantity(key, dim, v)) {
+                return;
+            }
+            if (!(v >= least && v <= most))
+                n.fail(key, "= " + format_number(v) + " " + base_unit_of(dim) +
+                                " is out of range: must be " + range);
+            p.*member = v;
+        });
+        return *this;
+    }
+
+    /// A plain number read into a double member, within [least, most], or (least, most] with
+    /// least_excluded.
+    ParamTable& number(const char* key,
+                       double Params::*member,
+                       double least,
+                       double most,
+                       bool least_excluded,
+                       const char* unit,
+                       const char* description) {
+        const std::string range = number_range(least, most, least_excluded);
+        docs_.push_back({key, "number", format_number(Params{}.*member), range, unit, description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) {
+            double v = 0;
+            if (!n.get(key, v)) return;
+            if (!((least_excluded ? v > least : v >= least) && v <= most))
+                n.fail(key, "= " + format_number(v) + " is out of range: must be " + range);
+            p.*member = v;
         });
         return *this;
     }

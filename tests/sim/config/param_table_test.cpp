@@ -80,5 +80,37 @@ TEST(ParamTable, DescribesEachKeyWithTheStructsInitialiserAsDefault) {
                                     "the queue |"));
 }
 
+struct LinkParams {
+    double latency = 1e-6;
+    double chunk = 4096;
+    double efficiency = 0.9;
+};
+
+ParamTable<LinkParams> link_table() {
+    ParamTable<LinkParams> t;
+    t.quantity("latency", &LinkParams::latency, Dimension::Time, 0, 1, "per hop");
+    t.quantity("chunk", &LinkParams::chunk, Dimension::Size, 128, 1e9, "bytes per step");
+    t.number("efficiency", &LinkParams::efficiency, 0, 1, true, "ratio", "share of the rate");
+    return t;
+}
+
+TEST(ParamTable, QuantitiesAreReadInTheBaseUnitAndNumbersCheckAnOpenLowerBound) {
+    LinkParams p;
+    link_table().read(section("queue:\n  latency: 2us\n  chunk: 1KiB\n  efficiency: 1\n"), p);
+    EXPECT_DOUBLE_EQ(p.latency, 2e-6);
+    EXPECT_DOUBLE_EQ(p.chunk, 1024);
+    EXPECT_DOUBLE_EQ(p.efficiency, 1);
+    EXPECT_THAT(config_error([&] { link_table().read(section("queue:\n  chunk: 64B\n"), p); }),
+                HasSubstr("queue.chunk: = 64 B is out of range: must be between 128 and 1e+09"));
+    EXPECT_THAT(config_error([&] { link_table().read(section("queue:\n  efficiency: 0\n"), p); }),
+                HasSubstr("must be above 0 and at most 1"));
+    EXPECT_THAT(config_error([&] { link_table().read(section("queue:\n  latency: 5\n"), p); }),
+                HasSubstr("queue.latency"));
+    const ParamTable<LinkParams> table = link_table();
+    EXPECT_EQ(table.describe()[0].default_text, "1e-06");
+    EXPECT_EQ(table.describe()[0].unit, "s");
+    EXPECT_EQ(table.describe()[2].range, "above 0 and at most 1");
+}
+
 }  // namespace
 }  // namespace sim
