@@ -44,11 +44,7 @@ void read_tensor_cores(const ConfigNode& root, const ConfigNode& sm, GpuParams& 
             rate.flops_per_clock / 2 / t.sub_partitions * rate_hz / double(p.tensor_clock_hz);
     }
     if (auto tc = sm.optional_child("tensor_core")) {
-        std::string family = to_string(t.family);
-        if (tc->get_choice("instruction", family, {"mma_sync", "wgmma"}))
-            t.family = tensor_core::parse_mma_family(family);
-        get_u32(*tc, "shared_bytes_per_clock", t.shared_bytes_per_clock, 1, 1 << 16);
-        get_u32(*tc, "latency", t.latency, 0, 10000);
+        tensor_core_param_table().read(*tc, t);
         tc->reject_unknown_keys();
     }
     try {
@@ -59,6 +55,21 @@ void read_tensor_cores(const ConfigNode& root, const ConfigNode& sm, GpuParams& 
 }
 
 }  // namespace
+
+ParamTable<tensor_core::TensorCoreConfig> tensor_core_param_table() {
+    using P = tensor_core::TensorCoreConfig;
+    using tensor_core::MmaFamily;
+    ParamTable<P> t;
+    t.options("instruction", &P::family,
+              {{"wgmma", MmaFamily::Wgmma}, {"mma_sync", MmaFamily::MmaSync}},
+              "the MMA the kernels use: Hopper's warpgroup wgmma (shared-memory operands) or "
+              "Ampere's per-warp mma.sync (register operands)");
+    t.integer("shared_bytes_per_clock", &P::shared_bytes_per_clock, 1, 1 << 16, "B per SM cycle",
+              "shared memory the Tensor Cores of an SM read together");
+    t.integer("latency", &P::latency, 0, 10000, "SM cycles",
+              "from an MMA's last operand to its accumulator");
+    return t;
+}
 
 ParamTable<SmConfig> sm_param_table() {
     using P = SmConfig;

@@ -32,5 +32,7 @@ struct GpuParams {
 ParamTable<SmConfig> sm_param_table();
 ParamTable<L1Config> l1_param_table();
 ParamTable<L2Config> l2_param_table();
+/// sm.tensor_core's keys (the rates come from compute.tensor, the datasheet's).
+ParamTable<tensor_core::TensorCoreConfig> tensor_core_param_table();
 
 }  // namespace sim::gpu

@@ -43,9 +43,15 @@ void register_gpu(Registry& r) {
                  "gpu", Fidelity::Cycle, kKernelKinds, factory(false)});
     r.add_params({"sm",
                   "The cycle-level SM (models/gpu/core/gpu_config.h). sm.count, the clocks and "
-                  "the FP32 lanes come from the datasheet keys every preset has "
-                  "(configs/hw/README.md); sm.pipelines and sm.tensor_core are listed there.",
+                  "the FP32 lanes come from the datasheet keys every preset has, and "
+                  "sm.pipelines (lanes and latency per pipeline, each with its own default) "
+                  "is described in configs/hw/README.md.",
                   [] { return sm_param_table().describe(); }});
+    r.add_params({"sm.tensor_core",
+                  "The Tensor Cores' instruction and operand path (models/tensor_core/"
+                  "tensor_core.h); their rates per precision are the datasheet's "
+                  "compute.tensor keys (configs/hw/README.md).",
+                  [] { return tensor_core_param_table().describe(); }});
     r.add_params({"sm.l1", "The L1 data cache of each SM (models/gpu/core/gpu_config.h).",
                   [] { return l1_param_table().describe(); }});
     r.add_params({"l2",

@@ -82,6 +82,20 @@ ParamTable<ControllerParams> controller_param_table() {
     return t;
 }
 
+ParamTable<HbmCoreConfig> mapping_param_table() {
+    using P = HbmCoreConfig;
+    ParamTable<P> t;
+    t.flag("xor_bank_with_row", &P::xor_bank_with_row,
+           "XOR the row's low bits into the bank and bank-group bits, so that consecutive rows "
+           "of one bank land in different banks");
+    t.flag("skew_partitions", &P::skew_partitions,
+           "rotate the stack, channel and pseudo-channel index by the address above them");
+    t.flag("column_xor", &P::column_xor,
+           "XOR the column bits into the pseudo-channel, stack ID, bank group, bank and row "
+           "bits (as Ramulator 2's MOP4CLXOR)");
+    return t;
+}
+
 HbmParams HbmParams::from_config(const ConfigNode& root) {
     HbmParams p;
     HbmCoreConfig& c = p.core;
@@ -253,9 +267,7 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
 
     const ConfigNode map = hbm.child("mapping");
     map.require("layout", c.layout);
-    map.get("xor_bank_with_row", c.xor_bank_with_row);
-    map.get("skew_partitions", c.skew_partitions);
-    map.get("column_xor", c.column_xor);
+    mapping_param_table().read(map, c);
     try {
         const AddressMapping mapping(mapping_shape_of(c), c.layout, c.xor_bank_with_row,
                                      c.skew_partitions, c.column_xor);

@@ -31,5 +31,8 @@ struct HbmParams {
 /// The keys of hbm.controller: ControllerParams' members with their types, ranges and
 /// descriptions; ControllerParams' initialisers are their defaults.
 ParamTable<ControllerParams> controller_param_table();
+/// The switches of hbm.mapping (its layout, a list, is read by hand); HbmCoreConfig's
+/// initialisers are their defaults.
+ParamTable<HbmCoreConfig> mapping_param_table();
 
 }  // namespace sim::hbm

@@ -36,15 +36,22 @@ std::string number_range(double least, double most, bool least_excluded);
 /// The base unit a quantity of dim is read into: s, B/s, B, Hz, bit/s, W, J.
 const char* base_unit_of(Dimension dim);
 
+/// Leaves a parameter out of template argument deduction (C++20's std::type_identity).
+template <typename T>
+struct NotDeduced {
+    using type = T;
+};
+
 /// The keys of one section of a hardware file (e.g. hbm.controller) and where they go.
 template <typename Params>
 class ParamTable {
   public:
-    /// An unsigned integer key read into a uint32_t member, within [least, most].
+    /// An unsigned integer key read into a uint32_t or uint64_t member, within [least, most].
+    template <typename Whole>
     ParamTable& integer(const char* key,
-                        uint32_t Params::*member,
-                        uint32_t least,
-                        uint32_t most,
+                        Whole Params::*member,
+                        typename NotDeduced<Whole>::type least,
+                        typename NotDeduced<Whole>::type most,
                         const char* unit,
                         const char* description) {
         const std::string range = std::to_string(least) + " .. " + std::to_string(most);
@@ -179,6 +186,19 @@ class ParamTable {
         docs_.push_back(
             {key, "bool", Params{}.*member ? "true" : "false", "true, false", "", description});
         readers_.push_back([=](const ConfigNode& n, Params& p) { n.get(key, p.*member); });
+        return *this;
+    }
+
+    /// Makes the key added last required: reading fails when the section lacks it, and the
+    /// docs say so instead of giving a default.
+    ParamTable& required() {
+        const std::string key = docs_.back().key;
+        docs_.back().default_text = "required";
+        auto read_key = std::move(readers_.back());
+        readers_.back() = [key, read_key](const ConfigNode& n, Params& p) {
+            if (!n.has(key)) n.fail(key, "required key is missing");
+            read_key(n, p);
+        };
         return *this;
     }
 
