@@ -29,6 +29,15 @@ void register_systolic(Registry& r) {
          }});
     r.add_command({"systolic", "run a SCALE-Sim topology or a GEMM on a systolic array (--help)",
                    run_systolic_command});
+    r.add_params({"systolic",
+                  "A systolic-array device (models/systolic/core/array_params.h): the MAC array. "
+                  "Its sram:, dram: and energy: sections are described in configs/hw/README.md "
+                  "but for the two keys below.",
+                  [] { return array_param_table().describe(); }});
+    r.add_params({"systolic.sram",
+                  "The array's SRAM buffers: ifmap, filter and ofmap (sizes, required, at least 2 "
+                  "B each when double-buffered) and these.",
+                  [] { return sram_param_table().describe(); }});
 }
 
 }  // namespace sim::systolic

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/systolic/systolic_params.h"
+
+#include <limits>
 #include "sim/config/resolved.h"
 
 #include "models/hbm/hbm_params.h"
@@ -27,25 +29,44 @@ void energy(const ConfigNode& n, const std::string& key, double& out) {
 
 }  // namespace
 
+ParamTable<ArrayParams> array_param_table() {
+    using P = ArrayParams;
+    ParamTable<P> t;
+    t.integer("rows", &P::rows, 1, 65536, "PEs", "R: rows of the MAC array");
+    t.integer("cols", &P::cols, 1, 65536, "PEs", "C: columns of the MAC array");
+    t.options("dataflow", &P::dataflow,
+              {{"ws", Dataflow::WeightStationary},
+               {"os", Dataflow::OutputStationary},
+               {"is", Dataflow::InputStationary}},
+              "what stays in the PEs: weights (TPU v1), outputs or inputs (SCALE-Sim's three)");
+    t.quantity("clock", &P::clock_hz, Dimension::Frequency, 1,
+               std::numeric_limits<double>::infinity(), "the array's clock")
+        .required();
+    t.integer("word_bytes", &P::word_bytes, 1, 16, "B", "bytes per operand word (1: 8-bit MACs)");
+    t.flag("preload_overlap", &P::preload_overlap,
+           "the next fold's weights load while the current one computes (TPU v1's double-"
+           "buffered weight registers), so only the first fold pays R cycles");
+    return t;
+}
+
+ParamTable<ArrayParams> sram_param_table() {
+    using P = ArrayParams;
+    ParamTable<P> t;
+    t.flag("double_buffered", &P::double_buffered,
+           "each buffer holds two tiles, so the next loads while the current is used");
+    t.integer("port_bytes_per_cycle", &P::sram_port_bytes_per_cycle, uint64_t{0}, uint64_t{1} << 32,
+              "B per array cycle", "each SRAM's port; 0: unlimited");
+    return t;
+}
+
 SystolicParams SystolicParams::from_config(const ConfigNode& root) {
     SystolicParams p;
     ArrayParams& a = p.array;
     const ConfigNode s = root.child("systolic");
-    whole(s, "rows", a.rows, 1, 65536);
-    whole(s, "cols", a.cols, 1, 65536);
-    std::string df;
-    if (s.get_choice("dataflow", df, {"ws", "os", "is"})) a.dataflow = parse_dataflow(df);
-    double clock = 0;
-    if (!s.get_quantity("clock", Dimension::Frequency, clock))
-        s.fail("clock", "required key is missing");
-    if (!(clock > 0)) s.fail("clock", "must be > 0");
-    a.clock_hz = clock;
-    whole(s, "word_bytes", a.word_bytes, 1, 16);
-    s.get("preload_overlap", a.preload_overlap);
+    array_param_table().read(s, a);
 
     const ConfigNode sram = s.child("sram");
-    sram.get("double_buffered", a.double_buffered);
-    whole(sram, "port_bytes_per_cycle", a.sram_port_bytes_per_cycle, 0, uint64_t{1} << 32);
+    sram_param_table().read(sram, a);
     const uint64_t least = a.double_buffered ? 2 : 1;
     for (const auto& [key, field] : {std::pair{"ifmap", &a.ifmap_sram_bytes},
                                      {"filter", &a.filter_sram_bytes},

@@ -10,6 +10,7 @@
 #include "models/systolic/core/tpu_pipeline.h"
 #include "models/systolic/hbm_backing.h"
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim {
 class StatGroup;
@@ -33,5 +34,10 @@ struct SystolicParams {
     /// Peak ops/s, DRAM bandwidth and ridge point under hw.
     void publish(StatGroup& hw) const;
 };
+
+/// The described keys of systolic (the array) and systolic.sram (its buffers' sizes, which
+/// depend on double_buffered, are read by hand); ArrayParams' initialisers are the defaults.
+ParamTable<ArrayParams> array_param_table();
+ParamTable<ArrayParams> sram_param_table();
 
 }  // namespace sim::systolic

@@ -116,7 +116,7 @@ TEST(SystolicCli, BadInputExitsTwo) {
                      "bad.csv:2:1: g1: has 3 columns, expected 4 (missing 'K')");
     expect_bad_input(
         wallsim("systolic --hw configs/hw/tpu_v1.yaml --set systolic.rows=0 --gemm 2,2,2", dir),
-        "systolic.rows: must be from 1 to 65536, got 0");
+        "systolic.rows: = 0 is out of range: must be between 1 and 65536");
     expect_bad_input(
         wallsim("systolic --hw configs/hw/tpu_v1.yaml --set systolic.sram.ifmap=-3MiB --gemm 2,2,2",
                 dir),
