@@ -1,24 +1,31 @@
 // SPDX-License-Identifier: MIT
 #include "models/economics/economics_params.h"
 
+#include <limits>
+
 #include "sim/stats/group.h"
 
 namespace sim::economics {
 
+ParamTable<EconomicsParams> economics_param_table() {
+    using P = EconomicsParams;
+    constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+    ParamTable<P> t;
+    t.number("purchase_price", &P::purchase_price, 0, kNoLimit, false, "USD",
+             "price of one GPU, bought; 0: not given");
+    t.number("cloud_price_per_hour", &P::cloud_price_per_hour, 0, kNoLimit, false, "USD/h",
+             "price of one GPU-hour, rented; 0: not given");
+    t.number("depreciation_years", &P::depreciation_years, 0, kNoLimit, true, "years",
+             "depreciation period of a bought GPU");
+    t.integer("gpus_per_node", &P::gpus_per_node, 1, 1024, "GPUs", "GPUs in one node");
+    t.quantity("node_power", &P::node_power, Dimension::Power, 0, kNoLimit,
+               "power of one node at load; 0: not given");
+    return t;
+}
+
 EconomicsParams EconomicsParams::from_config(const ConfigNode& root) {
     EconomicsParams p;
-    const auto e = root.optional_child("economics");
-    if (!e) return p;
-    if (e->get("purchase_price", p.purchase_price) && !(p.purchase_price >= 0))
-        e->fail("purchase_price", "must not be negative (US dollars per GPU)");
-    if (e->get("cloud_price_per_hour", p.cloud_price_per_hour) && !(p.cloud_price_per_hour >= 0))
-        e->fail("cloud_price_per_hour", "must not be negative (US dollars per GPU-hour)");
-    if (e->get("depreciation_years", p.depreciation_years) && !(p.depreciation_years > 0))
-        e->fail("depreciation_years", "must be greater than 0");
-    if (e->get("gpus_per_node", p.gpus_per_node) && (p.gpus_per_node < 1 || p.gpus_per_node > 1024))
-        e->fail("gpus_per_node", "must be between 1 and 1024");
-    if (e->get_quantity("node_power", Dimension::Power, p.node_power) && !(p.node_power >= 0))
-        e->fail("node_power", "must not be negative");
+    if (const auto e = root.optional_child("economics")) economics_param_table().read(*e, p);
     return p;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim {
 class StatGroup;
@@ -25,5 +26,9 @@ struct EconomicsParams {
     static EconomicsParams from_config(const ConfigNode& root);
     void publish(StatGroup& g) const;
 };
+
+/// The described keys of a hardware file's economics: section; EconomicsParams' initialisers
+/// are the defaults.
+ParamTable<EconomicsParams> economics_param_table();
 
 }  // namespace sim::economics

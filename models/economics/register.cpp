@@ -17,6 +17,9 @@ void register_economics(Registry& r) {
                    "training cost: 6ND, GPU-hours at an MFU, rent vs own, electricity with PUE, "
                    "carbon, side by side (--help)",
                    run_cost_command});
+    r.add_params({"economics",
+                  "What a GPU costs, for `wallsim cost` (models/economics/economics_params.h).",
+                  [] { return economics_param_table().describe(); }});
 }
 
 }  // namespace sim::economics
