@@ -17,11 +17,7 @@ LinkParams read_link(const ConfigNode& links, const std::string& key, bool requi
         return l;
     }
     n->get("kind", l.kind);
-    if (!n->get_quantity("bandwidth", Dimension::Bandwidth, l.bandwidth) || !(l.bandwidth > 0))
-        n->fail("bandwidth", "required, greater than 0 (per direction, e.g. 450GB/s)");
-    if (n->get("efficiency", l.efficiency) && !(l.efficiency > 0 && l.efficiency <= 1))
-        n->fail("efficiency", "must be in (0, 1]: the share of the raw rate protocols leave");
-    n->get_quantity("latency", Dimension::Time, l.latency);
+    link_param_table().read(*n, l);
     return l;
 }
 
@@ -61,6 +57,53 @@ void read_nccl(const ConfigNode& n, NcclParams& p) {
 
 }  // namespace
 
+ParamTable<NetParams> network_param_table() {
+    using P = NetParams;
+    ParamTable<P> t;
+    t.integer("nodes", &P::nodes, 1, 16384, "nodes", "nodes of the cluster").required();
+    t.integer("gpus_per_node", &P::gpus_per_node, 1, 64, "GPUs", "GPUs in each node").required();
+    t.options("intra_node", &P::intra_node, {{"nvswitch", "nvswitch"}, {"pcie_tree", "pcie_tree"}},
+              "inside a node: every GPU on one NVSwitch, or on two PCIe switches under the CPU");
+    t.options("inter_node", &P::inter_node,
+              {{"rail_optimised", "rail_optimised"}, {"fat_tree", "fat_tree"}},
+              "across nodes: GPU i of every node on leaf i, or GPUs filling leaves in rank order");
+    return t;
+}
+
+ParamTable<NetParams> fabric_param_table() {
+    using P = NetParams;
+    ParamTable<P> t;
+    t.integer("gpus_per_leaf", &P::gpus_per_leaf, 1, UINT32_MAX, "NICs",
+              "fat_tree: NICs per leaf switch");
+    t.number("oversubscription", &P::oversubscription, 1, std::numeric_limits<double>::infinity(),
+             false, "ratio", "leaf downlink over uplink capacity; 1: non-blocking");
+    t.quantity("spine_latency", &P::spine_latency, Dimension::Time, 0,
+               std::numeric_limits<double>::infinity(), "per leaf-spine hop");
+    return t;
+}
+
+ParamTable<LinkParams> link_param_table() {
+    using P = LinkParams;
+    ParamTable<P> t;
+    t.quantity("bandwidth", &P::bandwidth, Dimension::Bandwidth, 1,
+               std::numeric_limits<double>::infinity(), "raw rate per direction, e.g. 450GB/s")
+        .required();
+    t.number("efficiency", &P::efficiency, 0, 1, true, "ratio",
+             "share of the raw rate left after protocol overhead");
+    t.quantity("latency", &P::latency, Dimension::Time, 0, std::numeric_limits<double>::infinity(),
+               "per traversal: wire, SerDes, switch hop");
+    return t;
+}
+
+ParamTable<CollectiveParams> collective_param_table() {
+    using P = CollectiveParams;
+    ParamTable<P> t;
+    t.quantity("step_latency", &P::step_latency, Dimension::Time, 0,
+               std::numeric_limits<double>::infinity(),
+               "per step of a hierarchical collective or an AllToAll");
+    return t;
+}
+
 ParamTable<NcclParams> nccl_param_table() {
     using P = NcclParams;
     constexpr double kNoLimit = std::numeric_limits<double>::infinity();
@@ -87,27 +130,13 @@ ParamTable<NcclParams> nccl_param_table() {
 NetParams NetParams::from_config(const ConfigNode& root) {
     NetParams p;
     root.get("name", p.name);
-    if (!root.get("nodes", p.nodes) || p.nodes < 1 || p.nodes > 16384)
-        root.fail("nodes", "required, between 1 and 16384");
-    if (!root.get("gpus_per_node", p.gpus_per_node) || p.gpus_per_node < 1 || p.gpus_per_node > 64)
-        root.fail("gpus_per_node", "required, between 1 and 64");
-    root.get_choice("intra_node", p.intra_node, {"nvswitch", "pcie_tree"});
-    root.get_choice("inter_node", p.inter_node, {"rail_optimised", "fat_tree"});
+    network_param_table().read(root, p);
     const ConfigNode links = root.child("links");
     p.nvlink = read_link(links, "nvlink", p.intra_node == "nvswitch" && p.gpus_per_node > 1);
     p.pcie = read_link(links, "pcie", p.intra_node == "pcie_tree" && p.gpus_per_node > 1);
     p.nic = read_link(links, "nic", p.nodes > 1);
-    if (auto fabric = root.optional_child("fabric")) {
-        if (fabric->get("gpus_per_leaf", p.gpus_per_leaf) && p.gpus_per_leaf < 1)
-            fabric->fail("gpus_per_leaf", "must be at least 1");
-        if (fabric->get("oversubscription", p.oversubscription) && !(p.oversubscription >= 1))
-            fabric->fail("oversubscription", "must be at least 1 (1: non-blocking)");
-        fabric->get_quantity("spine_latency", Dimension::Time, p.spine_latency);
-    }
-    if (auto c = root.optional_child("collective")) {
-        c->get_quantity("step_latency", Dimension::Time, p.collective.step_latency);
-        if (!(p.collective.step_latency >= 0)) c->fail("step_latency", "must be >= 0");
-    }
+    if (auto fabric = root.optional_child("fabric")) fabric_param_table().read(*fabric, p);
+    if (auto c = root.optional_child("collective")) collective_param_table().read(*c, p.collective);
     if (auto n = root.optional_child("nccl")) read_nccl(*n, p.collective.nccl);
     p.collective.ranks_per_node = p.gpus_per_node;
     return p;

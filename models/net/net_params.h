@@ -41,5 +41,12 @@ struct NetParams {
 /// The described keys of a network file's nccl: section (its protocol subsections, whose
 /// defaults differ per protocol, are read by hand); NcclParams' initialisers are the defaults.
 ParamTable<NcclParams> nccl_param_table();
+/// The described keys of a network file's top level, fabric:, links.<link> (kind, a name the
+/// reports group by, is read by hand) and collective:; the structs' initialisers are the
+/// defaults.
+ParamTable<NetParams> network_param_table();
+ParamTable<NetParams> fabric_param_table();
+ParamTable<LinkParams> link_param_table();
+ParamTable<CollectiveParams> collective_param_table();
 
 }  // namespace sim::net
