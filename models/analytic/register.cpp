@@ -24,6 +24,19 @@ void register_analytic(Registry& r) {
                                                             ctx.stats, ctx.logging.get("analytic"),
                                                             ctx.executor);
                  }});
+    r.add_params({"hbm",
+                  "A GPU's memory as every model sees it (models/hw/hw_params.h); hbm.row_bytes "
+                  "sits in hbm.organisation, and the cycle-level model's organisation and "
+                  "timing are described in configs/hw/README.md.",
+                  [] { return hw::hbm_param_table().describe(); }});
+    r.add_params({"nvlink", "A GPU's NVLink ports (models/hw/hw_params.h).",
+                  [] { return hw::nvlink_param_table().describe(); }});
+    r.add_params({"pcie", "A GPU's host link (models/hw/hw_params.h).",
+                  [] { return hw::pcie_param_table().describe(); }});
+    r.add_params({"runtime",
+                  "What launching an operator costs, on a stream or in a CUDA graph "
+                  "(models/hw/host_launch.h; the trace header's launch: picks one).",
+                  [] { return hw::runtime_param_table().describe(); }});
 }
 
 }  // namespace sim::analytic

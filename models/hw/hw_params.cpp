@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/hw/hw_params.h"
 
+#include <limits>
+
 #include <algorithm>
 
 #include <cmath>
@@ -67,19 +69,61 @@ std::string read_unit(const ConfigNode& unit,
 
 }  // namespace
 
+ParamTable<HbmParams> hbm_param_table() {
+    using P = HbmParams;
+    ParamTable<P> t;
+    t.options("generation", &P::generation,
+              {{"HBM2", "HBM2"}, {"HBM2e", "HBM2e"}, {"HBM3", "HBM3"}, {"HBM3e", "HBM3e"}},
+              "the JEDEC generation (its energies and reports)");
+    t.integer("stacks", &P::stacks, 1, UINT32_MAX, "stacks", "active HBM stacks").required();
+    t.integer("bus_width_bits", &P::bus_width_bits, 1, UINT32_MAX, "bits", "data bus per stack");
+    t.quantity("pin_rate", &P::pin_rate_bps, Dimension::PinRate, 1,
+               std::numeric_limits<double>::infinity(), "data rate per pin, e.g. 5.23Gbps")
+        .required();
+    t.bytes("capacity", &P::capacity_bytes, uint64_t{0}, UINT64_MAX,
+            "total capacity; 0: not checked");
+    return t;
+}
+
+ParamTable<NvlinkParams> nvlink_param_table() {
+    using P = NvlinkParams;
+    ParamTable<P> t;
+    t.integer("generation", &P::generation, 0, UINT32_MAX, "", "NVLink generation (reports)");
+    t.integer("links", &P::links, 0, UINT32_MAX, "links", "NVLink links; 0: none").required();
+    t.quantity("link_bandwidth", &P::link_bandwidth, Dimension::Bandwidth, 0,
+               std::numeric_limits<double>::infinity(),
+               "per link, both directions together (> 0 when links > 0)");
+    t.number("efficiency", &P::efficiency, 0, 1, true, "ratio",
+             "share of the raw rate data reaches after packet headers");
+    return t;
+}
+
+ParamTable<PcieParams> pcie_param_table() {
+    using P = PcieParams;
+    ParamTable<P> t;
+    t.integer("generation", &P::generation, 0, UINT32_MAX, "", "PCIe generation (reports)");
+    t.integer("lanes", &P::lanes, 0, UINT32_MAX, "lanes", "host-link lanes; 0: none").required();
+    t.quantity("lane_rate", &P::lane_rate_bps, Dimension::PinRate, 0,
+               std::numeric_limits<double>::infinity(),
+               "raw rate per lane and direction; 128b/130b is applied (> 0 when lanes > 0)");
+    return t;
+}
+
+ParamTable<LaunchParams> runtime_param_table() {
+    using P = LaunchParams;
+    ParamTable<P> t;
+    t.picoseconds("stream_launch", &P::stream_launch_ps, "host time of one launch on a stream");
+    t.picoseconds("stream_gap", &P::stream_gap_ps, "device time a stream-launched operator adds");
+    t.picoseconds("graph_launch", &P::graph_launch_ps,
+                  "host time of one CUDA graph launch, all its nodes");
+    t.picoseconds("graph_node_gap", &P::graph_node_gap_ps, "device time a graph node adds");
+    return t;
+}
+
 HbmParams HbmParams::from_config(const ConfigNode& root) {
     HbmParams p;
     const ConfigNode hbm = root.child("hbm");
-    hbm.get_choice("generation", p.generation, {"HBM2", "HBM2e", "HBM3", "HBM3e"});
-    hbm.require("stacks", p.stacks);
-    if (p.stacks == 0) hbm.fail("stacks", "must be at least 1");
-    hbm.get("bus_width_bits", p.bus_width_bits);
-    if (p.bus_width_bits == 0) hbm.fail("bus_width_bits", "must be at least 1");
-    if (!hbm.get_quantity("pin_rate", Dimension::PinRate, p.pin_rate_bps)) {
-        hbm.fail("pin_rate", "required key is missing; expected e.g. 5.23Gbps");
-    }
-    if (!(p.pin_rate_bps > 0)) hbm.fail("pin_rate", "must be greater than 0");
-    hbm.get_size("capacity", p.capacity_bytes);
+    hbm_param_table().read(hbm, p);
     if (const auto org = hbm.optional_child("organisation"))
         org->get_size("row_bytes", p.row_bytes);
     return p;
@@ -110,26 +154,20 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
     if (auto l2 = root.optional_child("l2")) l2->get_size("size", p.l2_bytes);
 
     if (auto nv = root.optional_child("nvlink")) {
-        nv->get("generation", p.nvlink.generation);
-        nv->require("links", p.nvlink.links);
-        nv->get_quantity("link_bandwidth", Dimension::Bandwidth, p.nvlink.link_bandwidth);
+        nvlink_param_table().read(*nv, p.nvlink);
         if (p.nvlink.links > 0 && !(p.nvlink.link_bandwidth > 0)) {
             nv->fail("link_bandwidth", "must be greater than 0 when links > 0");
         }
-        nv->get("efficiency", p.nvlink.efficiency);
-        if (!(p.nvlink.efficiency > 0 && p.nvlink.efficiency <= 1))
-            nv->fail("efficiency", "must be in (0, 1]");
     }
     if (auto pcie = root.optional_child("pcie")) {
-        pcie->get("generation", p.pcie.generation);
-        pcie->require("lanes", p.pcie.lanes);
-        pcie->get_quantity("lane_rate", Dimension::PinRate, p.pcie.lane_rate_bps);
+        pcie_param_table().read(*pcie, p.pcie);
         if (p.pcie.lanes > 0 && !(p.pcie.lane_rate_bps > 0)) {
             pcie->fail("lane_rate", "must be greater than 0 when lanes > 0");
         }
     }
     if (auto power = root.optional_child("power")) {
         power->get_quantity("tdp", Dimension::Power, p.tdp_watts);
+        if (!(p.tdp_watts >= 0)) power->fail("tdp", "must not be negative");
     }
     if (auto runtime = root.optional_child("runtime")) {
         if (runtime->has("launch_overhead")) {
@@ -137,10 +175,7 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
                           "replaced by stream_launch, stream_gap, graph_launch and graph_node_gap "
                           "(configs/hw/README.md, runtime:)");
         }
-        runtime->get_time_ps("stream_launch", p.launch.stream_launch_ps);
-        runtime->get_time_ps("stream_gap", p.launch.stream_gap_ps);
-        runtime->get_time_ps("graph_launch", p.launch.graph_launch_ps);
-        runtime->get_time_ps("graph_node_gap", p.launch.graph_node_gap_ps);
+        runtime_param_table().read(*runtime, p.launch);
     }
     if (auto network = root.optional_child_if_map("network")) {
         uint64_t channels = p.collective_channels;

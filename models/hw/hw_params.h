@@ -10,6 +10,7 @@
 #include <string>
 
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 #include "sim/trace/op.h"
 
 namespace sim {
@@ -122,5 +123,12 @@ struct HardwareParams {
     /// Publishes the derived figures (peaks, bandwidths, ridge points) under hw.
     void publish(StatGroup& hw) const;
 };
+
+/// The described keys of a GPU file's hbm: (its figures every model shares), nvlink:, pcie:
+/// and runtime: sections; the structs' initialisers are the defaults.
+ParamTable<HbmParams> hbm_param_table();
+ParamTable<NvlinkParams> nvlink_param_table();
+ParamTable<PcieParams> pcie_param_table();
+ParamTable<LaunchParams> runtime_param_table();
 
 }  // namespace sim::hw

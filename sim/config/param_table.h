@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -54,14 +55,18 @@ class ParamTable {
                         typename NotDeduced<Whole>::type most,
                         const char* unit,
                         const char* description) {
-        const std::string range = std::to_string(least) + " .. " + std::to_string(most);
+        // No upper bound but the type's: "at least".
+        const bool open = most == std::numeric_limits<Whole>::max();
+        const std::string range = open ? "at least " + std::to_string(least)
+                                       : std::to_string(least) + " .. " + std::to_string(most);
+        const std::string rule =
+            open ? "must be at least " + std::to_string(least)
+                 : "must be between " + std::to_string(least) + " and " + std::to_string(most);
         docs_.push_back(
             {key, "integer", std::to_string(Params{}.*member), range, unit, description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             if (n.get(key, p.*member) && (p.*member < least || p.*member > most))
-                n.fail(key, "= " + std::to_string(p.*member) +
-                                " is out of range: must be between " + std::to_string(least) +
-                                " and " + std::to_string(most));
+                n.fail(key, "= " + std::to_string(p.*member) + " is out of range: " + rule);
         });
         return *this;
     }
@@ -86,12 +91,13 @@ class ParamTable {
         return *this;
     }
 
-    /// A size with a unit ("256KiB", "50MB") read into a uint32_t member in bytes, within
-    /// [least, most].
+    /// A size with a unit ("256KiB", "50MB") read into a uint32_t or uint64_t member in bytes,
+    /// within [least, most].
+    template <typename Whole>
     ParamTable& bytes(const char* key,
-                      uint32_t Params::*member,
-                      uint32_t least,
-                      uint32_t most,
+                      Whole Params::*member,
+                      typename NotDeduced<Whole>::type least,
+                      typename NotDeduced<Whole>::type most,
                       const char* description) {
         const std::string range = std::to_string(least) + " .. " + std::to_string(most);
         docs_.push_back({key, "size", std::to_string(Params{}.*member), range, "B", description});
@@ -101,8 +107,16 @@ class ParamTable {
             if (v < least || v > most)
                 n.fail(key, "= " + std::to_string(v) + " B is out of range: must be between " +
                                 std::to_string(least) + " and " + std::to_string(most) + " B");
-            p.*member = static_cast<uint32_t>(v);
+            p.*member = static_cast<Whole>(v);
         });
+        return *this;
+    }
+
+    /// A time with a unit ("2us") read into a uint64_t member in whole picoseconds.
+    ParamTable& picoseconds(const char* key, uint64_t Params::*member, const char* description) {
+        docs_.push_back({key, "time", format_number(double(Params{}.*member) * 1e-12), "at least 0",
+                         "s", description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) { n.get_time_ps(key, p.*member); });
         return *this;
     }
 

@@ -130,7 +130,7 @@ TEST(Cli, BadInputIsOneLineExitTwoAndLeavesNoOutput) {
     expect_bad_input(wallsim("run " + kH100 + " --trace " + trace + o, dir),
                      "bad_trace.yaml:3:35: ops[0].elements: must not be negative");
     expect_bad_input(wallsim("run " + kH100 + ok_trace + o + " --set hbm.stacks=0", dir),
-                     "hbm.stacks: must be at least 1");
+                     "hbm.stacks: = 0 is out of range: must be at least 1");
     expect_bad_input(wallsim("run " + kH100 + ok_trace + o + " --set hbm.pin_rate=fast", dir),
                      "--set hbm.pin_rate=fast");
     expect_bad_input(wallsim("run --hw configs/hw/a100.yaml --trace " + fp8 + o, dir),

@@ -105,7 +105,7 @@ TEST(ListParams, OneSectionOrAnErrorNamingTheKnownOnes) {
     const ProcessResult unknown = run_in(dir, kBin + " list --params hbm.nothing");
     EXPECT_EQ(unknown.code, 2);
     EXPECT_THAT(unknown.err, HasSubstr("no described section 'hbm.nothing'; expected one of: "
-                                       "hbm.controller"));
+                                       "hbm, nvlink, pcie, runtime, hbm.controller"));
     const ProcessResult bad = run_in(dir, kBin + " list --parms");
     EXPECT_EQ(bad.code, 2);
     EXPECT_THAT(bad.err, HasSubstr("--parms"));

@@ -74,7 +74,7 @@ TEST(HardwareParams, WhatIfOverridesMoveDerivedFigures) {
 
 TEST(HardwareParams, ImpossibleValuesAreRejectedWithTheirKey) {
     EXPECT_THAT(config_error([] { load(kMinimal, {"hbm.stacks=0"}); }),
-                HasSubstr("hbm.stacks: must be at least 1"));
+                HasSubstr("hbm.stacks: = 0 is out of range: must be at least 1"));
     EXPECT_THAT(config_error([] { load(kMinimal, {"sm.count=0"}); }),
                 HasSubstr("sm.count: must be at least 1"));
     EXPECT_THAT(config_error([] { load(kMinimal, {"compute.vector.clock=turbo"}); }),
