@@ -38,6 +38,13 @@ void register_systolic(Registry& r) {
                   "The array's SRAM buffers: ifmap, filter and ofmap (sizes, required, at least 2 "
                   "B each when double-buffered) and these.",
                   [] { return sram_param_table().describe(); }});
+    r.add_params({"systolic.energy", "The array's energy per event and static power.",
+                  [] { return energy_param_table().describe(); }});
+    r.add_params({"systolic.tpu",
+                  "TPU v1's pipeline around the matrix unit (models/systolic/core/"
+                  "tpu_pipeline.h): present, it runs matrix operators; host_bandwidth (PCIe, "
+                  "required) is read with the array's clock.",
+                  [] { return tpu_param_table().describe(); }});
 }
 
 }  // namespace sim::systolic

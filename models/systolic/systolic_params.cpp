@@ -9,25 +9,7 @@
 
 namespace sim::systolic {
 
-namespace {
-
-template <typename T>
-void whole(const ConfigNode& n, const std::string& key, T& out, uint64_t least, uint64_t most) {
-    uint64_t v = out;
-    if (!n.get(key, v)) return;
-    if (v < least || v > most) {
-        n.fail(key, "must be from " + std::to_string(least) + " to " + std::to_string(most) +
-                        ", got " + std::to_string(v));
-    }
-    out = static_cast<T>(v);
-}
-
-void energy(const ConfigNode& n, const std::string& key, double& out) {
-    double v = 0;
-    if (n.get_quantity(key, Dimension::Energy, v)) out = v;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 ParamTable<ArrayParams> array_param_table() {
     using P = ArrayParams;
@@ -46,6 +28,32 @@ ParamTable<ArrayParams> array_param_table() {
     t.flag("preload_overlap", &P::preload_overlap,
            "the next fold's weights load while the current one computes (TPU v1's double-"
            "buffered weight registers), so only the first fold pays R cycles");
+    return t;
+}
+
+ParamTable<ArrayParams> energy_param_table() {
+    using P = ArrayParams;
+    constexpr double kNoLimit = std::numeric_limits<double>::infinity();
+    ParamTable<P> t;
+    t.quantity("mac", &P::mac_energy_j, Dimension::Energy, 0, kNoLimit, "per multiply-accumulate");
+    t.quantity("sram_per_byte", &P::sram_energy_per_byte, Dimension::Energy, 0, kNoLimit,
+               "per SRAM byte read or written");
+    t.quantity("dram_per_byte", &P::dram_energy_per_byte, Dimension::Energy, 0, kNoLimit,
+               "per DRAM byte (absent with dram.model: hbm, whose model counts its own)");
+    t.quantity("static_power", &P::static_power_w, Dimension::Power, 0, kNoLimit,
+               "drawn whatever the array does");
+    return t;
+}
+
+ParamTable<TpuParams> tpu_param_table() {
+    using P = TpuParams;
+    ParamTable<P> t;
+    t.integer("weight_fifo_tiles", &P::weight_fifo_tiles, 1, 1u << 20, "tiles",
+              "weight tiles the Weight FIFO holds ahead of the matrix unit");
+    t.integer("accumulator_rows", &P::accumulator_rows, uint64_t{2}, uint64_t{1} << 32, "rows",
+              "256-wide accumulator rows, used as two halves");
+    t.integer("vector_width", &P::vector_width, 1, 1u << 20, "results per cycle",
+              "what the activation unit produces each cycle");
     return t;
 }
 
@@ -99,24 +107,18 @@ SystolicParams SystolicParams::from_config(const ConfigNode& root) {
     dram.reject_unknown_keys();
 
     if (const auto e = s.optional_child("energy")) {
-        energy(*e, "mac", a.mac_energy_j);
-        energy(*e, "sram_per_byte", a.sram_energy_per_byte);
         if (p.hbm_backing && e->has("dram_per_byte")) {
             e->fail("dram_per_byte",
                     "must be absent with dram.model: hbm (the HBM model counts its own energy)");
         }
-        energy(*e, "dram_per_byte", a.dram_energy_per_byte);
-        double w = 0;
-        if (e->get_quantity("static_power", Dimension::Power, w)) a.static_power_w = w;
+        energy_param_table().read(*e, a);
         e->reject_unknown_keys();
     }
     if (p.hbm_backing) a.dram_energy_per_byte = p.hbm_backing->energy_per_byte;
     if (const auto t = s.optional_child("tpu")) {
         TpuParams& tp = p.tpu;
         tp.enabled = true;
-        whole(*t, "weight_fifo_tiles", tp.weight_fifo_tiles, 1, 1u << 20);
-        whole(*t, "accumulator_rows", tp.accumulator_rows, 2, uint64_t{1} << 32);
-        whole(*t, "vector_width", tp.vector_width, 1, 1u << 20);
+        tpu_param_table().read(*t, tp);
         double host = 0;
         if (!t->get_quantity("host_bandwidth", Dimension::Bandwidth, host))
             t->fail("host_bandwidth", "required key is missing");

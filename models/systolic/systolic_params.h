@@ -39,5 +39,9 @@ struct SystolicParams {
 /// depend on double_buffered, are read by hand); ArrayParams' initialisers are the defaults.
 ParamTable<ArrayParams> array_param_table();
 ParamTable<ArrayParams> sram_param_table();
+/// systolic.energy's per-event energies and systolic.tpu's pipeline (its host_bandwidth, per
+/// array cycle, is read by hand).
+ParamTable<ArrayParams> energy_param_table();
+ParamTable<TpuParams> tpu_param_table();
 
 }  // namespace sim::systolic
