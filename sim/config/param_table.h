@@ -23,9 +23,9 @@ namespace sim {
 /// One key of a params table as `wallsim list --params` prints it.
 struct ParamDoc {
     std::string key;   ///< relative to the table's section, e.g. "read_queue"
-    std::string type;  ///< integer, bool or choice
+    std::string type;  ///< integer, size, quantity, number, time, bool or choice
     std::string default_text;
-    std::string range;        ///< "1 .. 4096", "open, closed", "true, false"
+    std::string range;        ///< "1 .. 4096", "at least 0", "open, closed", "true, false"
     std::string unit;         ///< what an integer counts (B for a size); empty for choices, flags
     std::string description;  ///< one line
 };
@@ -43,7 +43,7 @@ struct NotDeduced {
     using type = T;
 };
 
-/// The keys of one section of a hardware file (e.g. hbm.controller) and where they go.
+/// The keys of one section of a config file (e.g. hbm.controller) and where they go.
 template <typename Params>
 class ParamTable {
   public:
