@@ -33,6 +33,11 @@ void register_analytic(Registry& r) {
                   [] { return hw::nvlink_param_table().describe(); }});
     r.add_params({"pcie", "A GPU's host link (models/hw/hw_params.h).",
                   [] { return hw::pcie_param_table().describe(); }});
+    r.add_params({"power",
+                  "A GPU's power limit (models/hw/hw_params.h). The clock governor's V-f curve, "
+                  "power.voltage_frequency and power.clock_step, is described in "
+                  "configs/hw/README.md.",
+                  [] { return hw::power_param_table().describe(); }});
     r.add_params({"runtime",
                   "What launching an operator costs, on a stream or in a CUDA graph "
                   "(models/hw/host_launch.h; the trace header's launch: picks one).",

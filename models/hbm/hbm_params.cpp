@@ -38,11 +38,6 @@ bool get_cycles(const ConfigNode& n, const std::string& key, uint64_t clock_hz, 
     return true;
 }
 
-void require_cycles(const ConfigNode& n, const std::string& key, uint64_t clock_hz, uint32_t& out) {
-    if (!get_cycles(n, key, clock_hz, out))
-        n.fail(key, "required key is missing; expected a time such as 14ns");
-}
-
 void require_at_least(const ConfigNode& n,
                       const std::string& key,
                       uint64_t value,
@@ -79,6 +74,57 @@ ParamTable<ControllerParams> controller_param_table() {
     t.choice("queues", &P::queues_per_channel, "per_pseudo_channel", "per_channel",
              "one read and one write queue per pseudo-channel, or per channel shared by its "
              "pseudo-channels (Ramulator 2)");
+    return t;
+}
+
+ParamTable<HbmCoreConfig> timing_param_table() {
+    using P = HbmCoreConfig;
+    ParamTable<P> t;
+    // A timing is read in memory clocks (HbmCoreConfig::clock_hz, from the pin rate): "14ns"
+    // rounds up, a plain integer is already clocks.
+    const auto timing = [&t](const char* key, uint32_t DramTiming::*member, bool required,
+                             const char* description) {
+        const std::string fallback =
+            required ? "required" : std::to_string(DramTiming{}.*member) + " nCK";
+        t.custom({key, "time", fallback, "a time (14ns) or whole memory clocks (14)", "s or nCK",
+                  description},
+                 [key, member, required](const ConfigNode& n, P& p) {
+                     if (!get_cycles(n, key, p.clock_hz, p.timing.*member) && required)
+                         n.fail(key, "required key is missing; expected a time such as 14ns");
+                 });
+    };
+    timing("t_rcd", &DramTiming::rcd, true, "ACT to RD, same bank (tRCDRD)");
+    timing("t_rcd_wr", &DramTiming::rcd_wr, false, "ACT to WR, same bank (tRCDWR); 0: t_rcd");
+    timing("t_rp", &DramTiming::rp, true, "PRE to ACT, same bank");
+    timing("t_ras", &DramTiming::ras, true, "ACT to PRE, same bank");
+    t.custom({"t_rc", "time", "t_ras + t_rp", "a time (14ns) or whole memory clocks (14)",
+              "s or nCK", "ACT to ACT, same bank"},
+             [](const ConfigNode& n, P& p) {
+                 p.timing.rc = p.timing.ras + p.timing.rp;
+                 get_cycles(n, "t_rc", p.clock_hz, p.timing.rc);
+             });
+    timing("t_cl", &DramTiming::cl, true, "RD to first data");
+    timing("t_cwl", &DramTiming::cwl, true, "WR to first data");
+    timing("t_ccd_s", &DramTiming::ccd_s, true, "column to column, different bank groups");
+    timing("t_ccd_l", &DramTiming::ccd_l, true, "column to column, same bank group");
+    timing("t_rrd_s", &DramTiming::rrd_s, true, "ACT to ACT, different bank groups");
+    timing("t_rrd_l", &DramTiming::rrd_l, true, "ACT to ACT, same bank group");
+    timing("t_faw", &DramTiming::faw, true, "window holding at most four ACTs");
+    timing("t_wtr_s", &DramTiming::wtr_s, true, "end of write data to RD, different bank groups");
+    timing("t_wtr_l", &DramTiming::wtr_l, true, "end of write data to RD, same bank group");
+    timing("t_rtp", &DramTiming::rtp, true, "RD to PRE, same bank");
+    timing("t_wr", &DramTiming::wr, true, "end of write data to PRE (write recovery)");
+    timing("t_rfc", &DramTiming::rfc, true, "all-bank REF to ACT");
+    timing("t_refi", &DramTiming::refi, true, "average interval between refreshes");
+    timing("t_rtw", &DramTiming::rtw, false,
+           "RD to WR, same pseudo-channel; 0: t_cl + burst + 2 - t_cwl");
+    timing("t_ccd_r", &DramTiming::ccd_r, false,
+           "RD to RD, different stack IDs (HBM3 tCCD_R; organisation.stack_ids >= 2); 0: t_ccd_s");
+    timing("t_ppd", &DramTiming::ppd, false, "PRE to PRE, same pseudo-channel (HBM3 tPPD)");
+    timing("t_rfc_pb", &DramTiming::rfc_pb, false,
+           "per-bank REFpb to ACT of that bank; required with controller.refresh: per_bank");
+    timing("t_rrefd", &DramTiming::rrefd, false,
+           "REFpb to REFpb or ACT of another bank; required with controller.refresh: per_bank");
     return t;
 }
 
@@ -176,30 +222,7 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     DramTiming& t = c.timing;
     t.burst = burst_length / beats_per_clock;
     const ConfigNode tn = hbm.child("timing");
-    require_cycles(tn, "t_rcd", c.clock_hz, t.rcd);
-    get_cycles(tn, "t_rcd_wr", c.clock_hz, t.rcd_wr);
-    require_cycles(tn, "t_rp", c.clock_hz, t.rp);
-    require_cycles(tn, "t_ras", c.clock_hz, t.ras);
-    t.rc = t.ras + t.rp;
-    get_cycles(tn, "t_rc", c.clock_hz, t.rc);
-    require_cycles(tn, "t_cl", c.clock_hz, t.cl);
-    require_cycles(tn, "t_cwl", c.clock_hz, t.cwl);
-    require_cycles(tn, "t_ccd_s", c.clock_hz, t.ccd_s);
-    require_cycles(tn, "t_ccd_l", c.clock_hz, t.ccd_l);
-    require_cycles(tn, "t_rrd_s", c.clock_hz, t.rrd_s);
-    require_cycles(tn, "t_rrd_l", c.clock_hz, t.rrd_l);
-    require_cycles(tn, "t_faw", c.clock_hz, t.faw);
-    require_cycles(tn, "t_wtr_s", c.clock_hz, t.wtr_s);
-    require_cycles(tn, "t_wtr_l", c.clock_hz, t.wtr_l);
-    require_cycles(tn, "t_rtp", c.clock_hz, t.rtp);
-    require_cycles(tn, "t_wr", c.clock_hz, t.wr);
-    require_cycles(tn, "t_rfc", c.clock_hz, t.rfc);
-    require_cycles(tn, "t_refi", c.clock_hz, t.refi);
-    get_cycles(tn, "t_rtw", c.clock_hz, t.rtw);
-    get_cycles(tn, "t_ccd_r", c.clock_hz, t.ccd_r);
-    get_cycles(tn, "t_ppd", c.clock_hz, t.ppd);
-    get_cycles(tn, "t_rfc_pb", c.clock_hz, t.rfc_pb);
-    get_cycles(tn, "t_rrefd", c.clock_hz, t.rrefd);
+    timing_param_table().read(tn, c);
     require_at_least(tn, "t_rcd", t.rcd, 1, "an ACT takes time");
     require_at_least(tn, "t_ras", t.ras, t.rcd,
                      "a row must stay open until it can be read: t_ras >= t_rcd");

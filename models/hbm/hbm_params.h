@@ -34,5 +34,8 @@ ParamTable<ControllerParams> controller_param_table();
 /// The switches of hbm.mapping (its layout, a list, is read by hand); HbmCoreConfig's
 /// initialisers are their defaults.
 ParamTable<HbmCoreConfig> mapping_param_table();
+/// The JEDEC timings of hbm.timing, read in memory clocks (so after HbmCoreConfig::clock_hz
+/// is known); checks between them are HbmParams::from_config's.
+ParamTable<HbmCoreConfig> timing_param_table();
 
 }  // namespace sim::hbm

@@ -55,6 +55,11 @@ void register_hbm(Registry& r) {
                   "The memory controller of each pseudo-channel (models/hbm/core/"
                   "pseudo_channel.h): queues, write drain, row policy, refresh.",
                   [] { return controller_param_table().describe(); }});
+    r.add_params({"hbm.timing",
+                  "JEDEC timing of the cycle-level HBM (models/hbm/core/dram_timing.h), per "
+                  "pseudo-channel; hbm.organisation, whose keys are all required, is described "
+                  "in configs/hw/README.md.",
+                  [] { return timing_param_table().describe(); }});
     r.add_params({"hbm.mapping",
                   "How an address splits into stack, channel, pseudo-channel, bank and row "
                   "(models/hbm/core/address_mapping.h). hbm.mapping.layout, the list of fields "

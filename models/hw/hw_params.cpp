@@ -109,6 +109,15 @@ ParamTable<PcieParams> pcie_param_table() {
     return t;
 }
 
+ParamTable<HardwareParams> power_param_table() {
+    using P = HardwareParams;
+    ParamTable<P> t;
+    t.quantity("tdp", &P::tdp_watts, Dimension::Power, 0, std::numeric_limits<double>::infinity(),
+               "the board's power limit, which the clock governor enforces; 0: unknown, no "
+               "limit");
+    return t;
+}
+
 ParamTable<LaunchParams> runtime_param_table() {
     using P = LaunchParams;
     ParamTable<P> t;
@@ -165,10 +174,7 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
             pcie->fail("lane_rate", "must be greater than 0 when lanes > 0");
         }
     }
-    if (auto power = root.optional_child("power")) {
-        power->get_quantity("tdp", Dimension::Power, p.tdp_watts);
-        if (!(p.tdp_watts >= 0)) power->fail("tdp", "must not be negative");
-    }
+    if (auto power = root.optional_child("power")) power_param_table().read(*power, p);
     if (auto runtime = root.optional_child("runtime")) {
         if (runtime->has("launch_overhead")) {
             runtime->fail("launch_overhead",

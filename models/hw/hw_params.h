@@ -124,11 +124,12 @@ struct HardwareParams {
     void publish(StatGroup& hw) const;
 };
 
-/// The described keys of a GPU file's hbm: (its figures every model shares), nvlink:, pcie:
-/// and runtime: sections; the structs' initialisers are the defaults.
+/// The described keys of a GPU file's hbm: (its figures every model shares), nvlink:, pcie:,
+/// runtime: and power: sections; the structs' initialisers are the defaults.
 ParamTable<HbmParams> hbm_param_table();
 ParamTable<NvlinkParams> nvlink_param_table();
 ParamTable<PcieParams> pcie_param_table();
 ParamTable<LaunchParams> runtime_param_table();
+ParamTable<HardwareParams> power_param_table();
 
 }  // namespace sim::hw

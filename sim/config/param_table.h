@@ -203,6 +203,14 @@ class ParamTable {
         return *this;
     }
 
+    /// A key with its own reading (a value whose meaning needs other keys, such as a DRAM
+    /// timing in memory clocks): doc is what the list prints, read what reading does.
+    ParamTable& custom(ParamDoc doc, std::function<void(const ConfigNode&, Params&)> read) {
+        docs_.push_back(std::move(doc));
+        readers_.push_back(std::move(read));
+        return *this;
+    }
+
     /// Makes the key added last required: reading fails when the section lacks it, and the
     /// docs say so instead of giving a default.
     ParamTable& required() {
