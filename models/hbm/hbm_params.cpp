@@ -77,6 +77,65 @@ ParamTable<ControllerParams> controller_param_table() {
     return t;
 }
 
+ParamTable<HbmCoreConfig> organisation_param_table() {
+    using P = HbmCoreConfig;
+    ParamTable<P> t;
+    // Bounds keep every product in range (and the model's 64-bank masks valid).
+    t.integer("channels_per_stack", &P::channels_per_stack, 1, 64, "channels",
+              "channels of one stack")
+        .required();
+    t.integer("pseudo_channels_per_channel", &P::pseudo_channels_per_channel, 1, 8,
+              "pseudo-channels", "independent halves of a channel, each with its controller")
+        .required();
+    // The shape's fields sit one struct down: read through custom entries.
+    const auto shape_key = [&t](const char* key, uint32_t PseudoChannelShape::*member,
+                                uint32_t most, bool required, const char* description) {
+        const std::string fallback =
+            required ? "required" : std::to_string(PseudoChannelShape{}.*member);
+        const std::string range = "1 .. " + std::to_string(most);
+        t.custom({key, "integer", fallback, range, "", description},
+                 [key, member, most, required, range](const ConfigNode& n, P& p) {
+                     uint32_t& v = p.shape.*member;
+                     if (!n.get(key, v)) {
+                         if (required) n.fail(key, "required key is missing");
+                         return;
+                     }
+                     if (v == 0 || v > most)
+                         n.fail(key, "= " + std::to_string(v) +
+                                         " is out of range: must be between 1 and " +
+                                         std::to_string(most));
+                 });
+    };
+    shape_key("bank_groups", &PseudoChannelShape::bank_groups, 64, true,
+              "bank groups per stack ID (the model counts them across stack IDs)");
+    shape_key("stack_ids", &PseudoChannelShape::stack_ids, 8, false,
+              "HBM3 stack IDs (SIDs) a pseudo-channel spans (8-high stacks: 2)");
+    shape_key("banks_per_group", &PseudoChannelShape::banks_per_group, 64, true,
+              "banks per bank group; at most 64 banks per pseudo-channel are modelled");
+    t.custom({"rows_per_bank", "integer", "required", "1 .. " + std::to_string(kMaxRows), "rows",
+              "rows of each bank"},
+             [](const ConfigNode& n, P& p) {
+                 if (!n.get("rows_per_bank", p.shape.rows))
+                     n.fail("rows_per_bank", "required key is missing");
+                 if (p.shape.rows == 0 || p.shape.rows > kMaxRows)
+                     n.fail("rows_per_bank", "= " + std::to_string(p.shape.rows) +
+                                                 " is out of range: must be between 1 and " +
+                                                 std::to_string(kMaxRows));
+             });
+    return t;
+}
+
+ParamTable<BurstKeys> burst_param_table() {
+    using P = BurstKeys;
+    ParamTable<P> t;
+    t.integer("burst_length", &P::burst_length, 1, 64, "beats", "data beats of one burst (BL)")
+        .required();
+    t.integer("beats_per_clock", &P::beats_per_clock, 1, 16, "beats",
+              "data beats per memory clock (2: DDR); must divide burst_length")
+        .required();
+    return t;
+}
+
 ParamTable<HbmCoreConfig> timing_param_table() {
     using P = HbmCoreConfig;
     ParamTable<P> t;
@@ -156,39 +215,13 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     p.capacity_bytes = figures.capacity_bytes;
 
     const ConfigNode org = hbm.child("organisation");
-    org.require("channels_per_stack", c.channels_per_stack);
-    org.require("pseudo_channels_per_channel", c.pseudo_channels_per_channel);
-    org.require("bank_groups", c.shape.bank_groups);
-    org.get("stack_ids", c.shape.stack_ids);
-    org.require("banks_per_group", c.shape.banks_per_group);
-    org.require("rows_per_bank", c.shape.rows);
+    organisation_param_table().read(org, c);
     const uint64_t row_bytes = figures.row_bytes;
     if (row_bytes == 0) org.fail("row_bytes", "required key is missing; expected e.g. 1KiB");
-    uint32_t burst_length = 0, beats_per_clock = 0;
-    org.require("burst_length", burst_length);
-    org.require("beats_per_clock", beats_per_clock);
+    BurstKeys bursts;
+    burst_param_table().read(org, bursts);
+    const uint32_t burst_length = bursts.burst_length, beats_per_clock = bursts.beats_per_clock;
     if (c.stacks == 0 || c.stacks > 64) hbm.fail("stacks", "must be between 1 and 64");
-    // Bounds keep every product below in range (and the model's 64-bank masks valid).
-    const std::pair<const char*, uint64_t> limits[] = {{"channels_per_stack", 64},
-                                                       {"pseudo_channels_per_channel", 8},
-                                                       {"bank_groups", 64},
-                                                       {"banks_per_group", 64},
-                                                       {"burst_length", 64},
-                                                       {"beats_per_clock", 16},
-                                                       {"stack_ids", 8}};
-    const uint64_t values[] = {c.channels_per_stack, c.pseudo_channels_per_channel,
-                               c.shape.bank_groups,  c.shape.banks_per_group,
-                               burst_length,         beats_per_clock,
-                               c.shape.stack_ids};
-    for (size_t i = 0; i < std::size(limits); ++i) {
-        const auto& [k, most] = limits[i];
-        if (values[i] == 0 || values[i] > most)
-            org.fail(k, "must be between 1 and " + std::to_string(most));
-    }
-    if (c.shape.rows > kMaxRows)
-        org.fail("rows_per_bank", "must be at most " + std::to_string(kMaxRows));
-
-    if (c.shape.rows == 0) org.fail("rows_per_bank", "must be at least 1");
     // The model counts bank groups across stack IDs (organisation.bank_groups is per SID).
     c.shape.bank_groups *= c.shape.stack_ids;
     if (c.shape.banks() > kMaxBanks) {

@@ -28,6 +28,13 @@ struct HbmParams {
     double peak_bandwidth() const;
 };
 
+/// hbm.organisation's burst keys, which set the access size and the clock but have no member
+/// of their own in HbmCoreConfig. Both are required: no defaults.
+struct BurstKeys {
+    uint32_t burst_length = 0;
+    uint32_t beats_per_clock = 0;
+};
+
 /// The keys of hbm.controller: ControllerParams' members with their types, ranges and
 /// descriptions; ControllerParams' initialisers are their defaults.
 ParamTable<ControllerParams> controller_param_table();
@@ -37,5 +44,9 @@ ParamTable<HbmCoreConfig> mapping_param_table();
 /// The JEDEC timings of hbm.timing, read in memory clocks (so after HbmCoreConfig::clock_hz
 /// is known); checks between them are HbmParams::from_config's.
 ParamTable<HbmCoreConfig> timing_param_table();
+/// hbm.organisation: the stack's shape (row_bytes is read with the device's figures) and its
+/// burst keys.
+ParamTable<HbmCoreConfig> organisation_param_table();
+ParamTable<BurstKeys> burst_param_table();
 
 }  // namespace sim::hbm

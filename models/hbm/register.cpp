@@ -55,10 +55,18 @@ void register_hbm(Registry& r) {
                   "The memory controller of each pseudo-channel (models/hbm/core/"
                   "pseudo_channel.h): queues, write drain, row policy, refresh.",
                   [] { return controller_param_table().describe(); }});
+    r.add_params({"hbm.organisation",
+                  "The shape of each stack (models/hbm/core/dram_timing.h); row_bytes, the DRAM "
+                  "row, is required too and read with the device's figures.",
+                  [] {
+                      std::vector<ParamDoc> docs = organisation_param_table().describe();
+                      const ParamTable<BurstKeys> bursts = burst_param_table();
+                      docs.insert(docs.end(), bursts.describe().begin(), bursts.describe().end());
+                      return docs;
+                  }});
     r.add_params({"hbm.timing",
                   "JEDEC timing of the cycle-level HBM (models/hbm/core/dram_timing.h), per "
-                  "pseudo-channel; hbm.organisation, whose keys are all required, is described "
-                  "in configs/hw/README.md.",
+                  "pseudo-channel.",
                   [] { return timing_param_table().describe(); }});
     r.add_params({"hbm.mapping",
                   "How an address splits into stack, channel, pseudo-channel, bank and row "

@@ -206,7 +206,7 @@ TEST(Cli, AbsurdValuesAreRejectedNotCrashes) {
     const std::string v = " --trace traces/examples/vector_add.yaml";
     expect_bad_input(
         wallsim("hbm " + kH100 + " --bytes 1MiB --set hbm.organisation.bank_groups=65536", dir),
-        "bank_groups: must be between 1 and 64");
+        "bank_groups: = 65536 is out of range: must be between 1 and 64");
     expect_bad_input(
         wallsim(
             "hbm " + kH100 + " --bytes 1MiB --set hbm.organisation.rows_per_bank=1125899906842624",
