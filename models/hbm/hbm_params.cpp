@@ -136,6 +136,29 @@ ParamTable<BurstKeys> burst_param_table() {
     return t;
 }
 
+ParamTable<CommandBusConfig> command_bus_param_table() {
+    using P = CommandBusConfig;
+    ParamTable<P> t;
+    t.flag("shared_by_pseudo_channels", &P::shared,
+           "one row and one column command bus per channel, shared by its pseudo-channels "
+           "(JESD235/JESD238), instead of a pair each");
+    // Held in half clocks; the key is in clocks, a whole number of halves.
+    const auto halves = [&t](const char* key, uint32_t P::*member, const char* description) {
+        t.custom({key, "number", format_number((P{}.*member) / 2.0), "0.5 .. 4, in steps of 0.5",
+                  "memory clocks", description},
+                 [key, member](const ConfigNode& n, P& p) {
+                     double v = (p.*member) / 2.0;
+                     if (!n.get(key, v)) return;
+                     if (!(v >= 0.5 && v <= 4) || std::fmod(v * 2, 1.0) != 0)
+                         n.fail(key, "must be a whole number of half clocks from 0.5 to 4");
+                     p.*member = static_cast<uint32_t>(v * 2);
+                 });
+    };
+    halves("act_cycles", &P::act_halves, "clocks an ACT holds the row bus (HBM2: 2)");
+    halves("pre_cycles", &P::pre_halves, "clocks a PRE or REF holds the row bus");
+    return t;
+}
+
 ParamTable<HbmCoreConfig> timing_param_table() {
     using P = HbmCoreConfig;
     ParamTable<P> t;
@@ -307,16 +330,7 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     // ACT taking act_cycles clocks of the row bus. Without the section: no bus model.
     if (const auto bus = hbm.optional_child("command_bus")) {
         CommandBusConfig& bc = c.command_bus;
-        bus->get("shared_by_pseudo_channels", bc.shared);
-        const auto halves = [&](const char* key, uint32_t& out) {
-            double v = out / 2.0;
-            bus->get(key, v);
-            if (!(v >= 0.5 && v <= 4) || std::fmod(v * 2, 1.0) != 0)
-                bus->fail(key, "must be a whole number of half clocks from 0.5 to 4");
-            out = static_cast<uint32_t>(v * 2);
-        };
-        halves("act_cycles", bc.act_halves);
-        halves("pre_cycles", bc.pre_halves);
+        command_bus_param_table().read(*bus, bc);
         // JEDEC counts from the ACT's last (half) clock; column commands go on a rising edge.
         t.act_extra = (bc.act_halves + 1) / 2 - 1;
     }

@@ -48,5 +48,7 @@ ParamTable<HbmCoreConfig> timing_param_table();
 /// burst keys.
 ParamTable<HbmCoreConfig> organisation_param_table();
 ParamTable<BurstKeys> burst_param_table();
+/// hbm.command_bus: present, the command buses are modelled.
+ParamTable<CommandBusConfig> command_bus_param_table();
 
 }  // namespace sim::hbm

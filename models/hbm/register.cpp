@@ -68,6 +68,10 @@ void register_hbm(Registry& r) {
                   "JEDEC timing of the cycle-level HBM (models/hbm/core/dram_timing.h), per "
                   "pseudo-channel.",
                   [] { return timing_param_table().describe(); }});
+    r.add_params({"hbm.command_bus",
+                  "The row and column command buses (models/hbm/core/command_bus.h); without "
+                  "the section they are not modelled.",
+                  [] { return command_bus_param_table().describe(); }});
     r.add_params({"hbm.mapping",
                   "How an address splits into stack, channel, pseudo-channel, bank and row "
                   "(models/hbm/core/address_mapping.h). hbm.mapping.layout, the list of fields "
