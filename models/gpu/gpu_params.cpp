@@ -11,24 +11,6 @@ namespace sim::gpu {
 
 namespace {
 
-void get_u32(const ConfigNode& n, const std::string& key, uint32_t& out, uint32_t lo, uint32_t hi) {
-    uint64_t v = out;
-    if (!n.get(key, v)) return;
-    if (v < lo || v > hi)
-        n.fail(key, "expected " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
-                        std::to_string(v));
-    out = static_cast<uint32_t>(v);
-}
-
-void read_pipeline(const ConfigNode& pipes, const std::string& key, Pipeline& p) {
-    auto n = pipes.optional_child(key);
-    if (!n) return;
-    get_u32(*n, "lanes", p.lanes, 1, 32);
-    if (32 % p.lanes != 0) n->fail("lanes", "must divide 32 (1, 2, 4, 8, 16 or 32)");
-    get_u32(*n, "latency", p.latency, 0, 10000);
-    n->reject_unknown_keys();
-}
-
 // Tensor Core rates per sub-partition from the per-SM datasheet rates, at the Tensor Core
 // clock (a rate on another clock, such as H100's FP64 on the boost clock, is rescaled).
 void read_tensor_cores(const ConfigNode& root, const ConfigNode& sm, GpuParams& p) {
@@ -68,6 +50,31 @@ ParamTable<tensor_core::TensorCoreConfig> tensor_core_param_table() {
               "shared memory the Tensor Cores of an SM read together");
     t.integer("latency", &P::latency, 0, 10000, "SM cycles",
               "from an MMA's last operand to its accumulator");
+    return t;
+}
+
+ParamTable<SmConfig> pipeline_param_table(Pipeline SmConfig::*which) {
+    using P = SmConfig;
+    ParamTable<P> t;
+    // FP32 lanes follow from the datasheet's FP32 rate; the other pipelines take theirs here.
+    if (which != &SmConfig::fp32) {
+        t.custom({"lanes", "integer", std::to_string((P{}.*which).lanes), "1, 2, 4, 8, 16, 32",
+                  "lanes per sub-partition", "a warp instruction takes 32 / lanes cycles to issue"},
+                 [which](const ConfigNode& n, P& p) {
+                     uint32_t& v = (p.*which).lanes;
+                     if (n.get("lanes", v) && (v < 1 || v > 32))
+                         n.fail("lanes", "= " + std::to_string(v) +
+                                             " is out of range: must be between 1 and 32");
+                 });
+    }
+    t.custom({"latency", "integer", std::to_string((P{}.*which).latency), "0 .. 10000", "SM cycles",
+              "issue to result"},
+             [which](const ConfigNode& n, P& p) {
+                 uint32_t& v = (p.*which).latency;
+                 if (n.get("latency", v) && v > 10000)
+                     n.fail("latency", "= " + std::to_string(v) +
+                                           " is out of range: must be between 0 and 10000");
+             });
     return t;
 }
 
@@ -155,14 +162,14 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
         c.sm.fp32.lanes = static_cast<uint32_t>(lanes);
     }
     if (auto pipes = sm.optional_child("pipelines")) {
-        if (auto f = pipes->optional_child("fp32")) {
-            get_u32(*f, "latency", c.sm.fp32.latency, 0, 10000);
-            f->reject_unknown_keys();
+        for (const auto& [key, which] : kPipelines) {
+            const auto n = pipes->optional_child(key);
+            if (!n) continue;
+            pipeline_param_table(which).read(*n, c.sm);
+            if (32 % (c.sm.*which).lanes != 0)
+                n->fail("lanes", "must divide 32 (1, 2, 4, 8, 16 or 32)");
+            n->reject_unknown_keys();
         }
-        read_pipeline(*pipes, "integer", c.sm.integer);
-        read_pipeline(*pipes, "sfu", c.sm.sfu);
-        read_pipeline(*pipes, "lsu", c.sm.lsu);
-        read_pipeline(*pipes, "mio", c.sm.shuffle);
     }
     if (auto l1 = sm.optional_child("l1")) l1_param_table().read(*l1, c.l1);
     if (auto l2 = root.optional_child("l2")) l2_param_table().read(*l2, c.l2);

@@ -32,6 +32,15 @@ struct GpuParams {
 ParamTable<SmConfig> sm_param_table();
 ParamTable<L1Config> l1_param_table();
 ParamTable<L2Config> l2_param_table();
+/// sm.pipelines.<name>: the keys of one pipeline of SmConfig (fp32 takes only latency).
+ParamTable<SmConfig> pipeline_param_table(Pipeline SmConfig::*which);
+/// The pipelines sm.pipelines may hold, by key.
+inline const std::pair<const char*, Pipeline SmConfig::*> kPipelines[] = {
+    {"fp32", &SmConfig::fp32},
+    {"integer", &SmConfig::integer},
+    {"sfu", &SmConfig::sfu},
+    {"lsu", &SmConfig::lsu},
+    {"mio", &SmConfig::shuffle}};
 /// sm.tensor_core's keys (the rates come from compute.tensor, the datasheet's).
 ParamTable<tensor_core::TensorCoreConfig> tensor_core_param_table();
 

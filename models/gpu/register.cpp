@@ -43,10 +43,14 @@ void register_gpu(Registry& r) {
                  "gpu", Fidelity::Cycle, kKernelKinds, factory(false)});
     r.add_params({"sm",
                   "The cycle-level SM (models/gpu/core/gpu_config.h). sm.count, the clocks and "
-                  "the FP32 lanes come from the datasheet keys every preset has, and "
-                  "sm.pipelines (lanes and latency per pipeline, each with its own default) "
-                  "is described in configs/hw/README.md.",
+                  "the FP32 lanes come from the datasheet keys every preset has.",
                   [] { return sm_param_table().describe(); }});
+    for (const auto& [key, which] : kPipelines) {
+        r.add_params({std::string("sm.pipelines.") + key,
+                      std::string("The ") + key +
+                          " pipeline of each sub-partition (models/gpu/core/gpu_config.h).",
+                      [which = which] { return pipeline_param_table(which).describe(); }});
+    }
     r.add_params({"sm.tensor_core",
                   "The Tensor Cores' instruction and operand path (models/tensor_core/"
                   "tensor_core.h); their rates per precision are the datasheet's "
