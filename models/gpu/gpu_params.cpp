@@ -56,25 +56,17 @@ ParamTable<tensor_core::TensorCoreConfig> tensor_core_param_table() {
 ParamTable<SmConfig> pipeline_param_table(Pipeline SmConfig::*which) {
     using P = SmConfig;
     ParamTable<P> t;
+    const auto field = [which](uint32_t Pipeline::*member) {
+        return [which, member](P& p) -> uint32_t& { return (p.*which).*member; };
+    };
     // FP32 lanes follow from the datasheet's FP32 rate; the other pipelines take theirs here.
     if (which != &SmConfig::fp32) {
-        t.custom({"lanes", "integer", std::to_string((P{}.*which).lanes), "1, 2, 4, 8, 16, 32",
-                  "lanes per sub-partition", "a warp instruction takes 32 / lanes cycles to issue"},
-                 [which](const ConfigNode& n, P& p) {
-                     uint32_t& v = (p.*which).lanes;
-                     if (n.get("lanes", v) && (v < 1 || v > 32))
-                         n.fail("lanes", "= " + std::to_string(v) +
-                                             " is out of range: must be between 1 and 32");
-                 });
+        t.integer_at<uint32_t>("lanes", field(&Pipeline::lanes), 1, 32, "lanes per sub-partition",
+                               "a warp instruction takes 32 / lanes cycles to issue; must divide "
+                               "32");
     }
-    t.custom({"latency", "integer", std::to_string((P{}.*which).latency), "0 .. 10000", "SM cycles",
-              "issue to result"},
-             [which](const ConfigNode& n, P& p) {
-                 uint32_t& v = (p.*which).latency;
-                 if (n.get("latency", v) && v > 10000)
-                     n.fail("latency", "= " + std::to_string(v) +
-                                           " is out of range: must be between 0 and 10000");
-             });
+    t.integer_at<uint32_t>("latency", field(&Pipeline::latency), 0, 10000, "SM cycles",
+                           "issue to result");
     return t;
 }
 

@@ -87,41 +87,25 @@ ParamTable<HbmCoreConfig> organisation_param_table() {
     t.integer("pseudo_channels_per_channel", &P::pseudo_channels_per_channel, 1, 8,
               "pseudo-channels", "independent halves of a channel, each with its controller")
         .required();
-    // The shape's fields sit one struct down: read through custom entries.
-    const auto shape_key = [&t](const char* key, uint32_t PseudoChannelShape::*member,
-                                uint32_t most, bool required, const char* description) {
-        const std::string fallback =
-            required ? "required" : std::to_string(PseudoChannelShape{}.*member);
-        const std::string range = "1 .. " + std::to_string(most);
-        t.custom({key, "integer", fallback, range, "", description},
-                 [key, member, most, required, range](const ConfigNode& n, P& p) {
-                     uint32_t& v = p.shape.*member;
-                     if (!n.get(key, v)) {
-                         if (required) n.fail(key, "required key is missing");
-                         return;
-                     }
-                     if (v == 0 || v > most)
-                         n.fail(key, "= " + std::to_string(v) +
-                                         " is out of range: must be between 1 and " +
-                                         std::to_string(most));
-                 });
+    // The shape's fields sit one struct down.
+    const auto shape = [](auto PseudoChannelShape::*member) {
+        return [member](P & p) -> auto& {
+            return p.shape.*member;
+        };
     };
-    shape_key("bank_groups", &PseudoChannelShape::bank_groups, 64, true,
-              "bank groups per stack ID (the model counts them across stack IDs)");
-    shape_key("stack_ids", &PseudoChannelShape::stack_ids, 8, false,
-              "HBM3 stack IDs (SIDs) a pseudo-channel spans (8-high stacks: 2)");
-    shape_key("banks_per_group", &PseudoChannelShape::banks_per_group, 64, true,
-              "banks per bank group; at most 64 banks per pseudo-channel are modelled");
-    t.custom({"rows_per_bank", "integer", "required", "1 .. " + std::to_string(kMaxRows), "rows",
-              "rows of each bank"},
-             [](const ConfigNode& n, P& p) {
-                 if (!n.get("rows_per_bank", p.shape.rows))
-                     n.fail("rows_per_bank", "required key is missing");
-                 if (p.shape.rows == 0 || p.shape.rows > kMaxRows)
-                     n.fail("rows_per_bank", "= " + std::to_string(p.shape.rows) +
-                                                 " is out of range: must be between 1 and " +
-                                                 std::to_string(kMaxRows));
-             });
+    t.integer_at<uint32_t>("bank_groups", shape(&PseudoChannelShape::bank_groups), 1, 64, "",
+                           "bank groups per stack ID (the model counts them across stack IDs)")
+        .required();
+    t.integer_at<uint32_t>("stack_ids", shape(&PseudoChannelShape::stack_ids), 1, 8, "",
+                           "HBM3 stack IDs (SIDs) a pseudo-channel spans (8-high stacks: 2)");
+    t.integer_at<uint32_t>("banks_per_group", shape(&PseudoChannelShape::banks_per_group), 1, 64,
+                           "",
+                           "banks per bank group; at most 64 banks per pseudo-channel are "
+                           "modelled")
+        .required();
+    t.integer_at<uint64_t>("rows_per_bank", shape(&PseudoChannelShape::rows), 1, kMaxRows, "rows",
+                           "rows of each bank")
+        .required();
     return t;
 }
 

@@ -55,6 +55,19 @@ class ParamTable {
                         typename NotDeduced<Whole>::type most,
                         const char* unit,
                         const char* description) {
+        return integer_at<Whole>(
+            key, [member](Params& p) -> Whole& { return p.*member; }, least, most, unit,
+            description);
+    }
+
+    /// The same for an integer that at finds in the params (a member of a member).
+    template <typename Whole>
+    ParamTable& integer_at(const char* key,
+                           std::function<Whole&(Params&)> at,
+                           typename NotDeduced<Whole>::type least,
+                           typename NotDeduced<Whole>::type most,
+                           const char* unit,
+                           const char* description) {
         // No upper bound but the type's: "at least".
         const bool open = most == std::numeric_limits<Whole>::max();
         const std::string range = open ? "at least " + std::to_string(least)
@@ -62,11 +75,12 @@ class ParamTable {
         const std::string rule =
             open ? "must be at least " + std::to_string(least)
                  : "must be between " + std::to_string(least) + " and " + std::to_string(most);
-        docs_.push_back(
-            {key, "integer", std::to_string(Params{}.*member), range, unit, description});
+        Params defaults{};
+        docs_.push_back({key, "integer", std::to_string(at(defaults)), range, unit, description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
-            if (n.get(key, p.*member) && (p.*member < least || p.*member > most))
-                n.fail(key, "= " + std::to_string(p.*member) + " is out of range: " + rule);
+            Whole& v = at(p);
+            if (n.get(key, v) && (v < least || v > most))
+                n.fail(key, "= " + std::to_string(v) + " is out of range: " + rule);
         });
         return *this;
     }
