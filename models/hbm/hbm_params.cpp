@@ -7,7 +7,6 @@
 
 #include <cctype>
 #include <cmath>
-#include <iterator>
 
 namespace sim::hbm {
 
@@ -64,16 +63,16 @@ ParamTable<ControllerParams> controller_param_table() {
               "queued writes that end a drain (below write_high_watermark)");
     t.integer("frontend_cycles", &P::frontend_cycles, 1, 1000000, "memory clocks",
               "arrival to schedulable: decode and queue insert");
-    // ControllerParams says open_row: the key names the policy, so `closed` is false.
-    t.choice("row_policy", &P::open_row, "closed", "open",
-             "open: a row stays open until a request needs another; closed: closed as soon as "
-             "no queued request hits it");
-    t.choice("refresh", &P::per_bank_refresh, "all_bank", "per_bank",
-             "all_bank: REFab to every bank each t_refi; per_bank: REFpb to one bank each "
-             "t_refi / banks, round robin (JESD238)");
-    t.choice("queues", &P::queues_per_channel, "per_pseudo_channel", "per_channel",
-             "one read and one write queue per pseudo-channel, or per channel shared by its "
-             "pseudo-channels (Ramulator 2)");
+    t.options("row_policy", &P::open_row, {{"open", true}, {"closed", false}},
+              "open: a row stays open until a request needs another; closed: closed as soon as "
+              "no queued request hits it");
+    t.options("refresh", &P::per_bank_refresh, {{"all_bank", false}, {"per_bank", true}},
+              "all_bank: REFab to every bank each t_refi; per_bank: REFpb to one bank each "
+              "t_refi / banks, round robin (JESD238)");
+    t.options("queues", &P::queues_per_channel,
+              {{"per_pseudo_channel", false}, {"per_channel", true}},
+              "one read and one write queue per pseudo-channel, or per channel shared by its "
+              "pseudo-channels (Ramulator 2)");
     return t;
 }
 

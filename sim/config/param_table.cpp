@@ -12,6 +12,12 @@ std::string format_number(double v) {
     return text;
 }
 
+WholeBounds whole_bounds(uint64_t least, uint64_t most, bool unbounded, const std::string& suffix) {
+    const std::string low = std::to_string(least), high = std::to_string(most);
+    if (unbounded) return {"at least " + low, "must be at least " + low + suffix};
+    return {low + " .. " + high, "must be between " + low + " and " + high + suffix};
+}
+
 std::string number_range(double least, double most, bool least_excluded) {
     const std::string low = (least_excluded ? "above " : "at least ") + format_number(least);
     if (std::isinf(most)) return low;

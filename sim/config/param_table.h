@@ -37,6 +37,14 @@ std::string number_range(double least, double most, bool least_excluded);
 /// The base unit a quantity of dim is read into: s, B/s, B, Hz, bit/s, W, J.
 const char* base_unit_of(Dimension dim);
 
+/// A whole-number range as the docs print it ("1 .. 64", or "at least 1" when unbounded: no
+/// upper bound but its type's) and as an error states it ("must be between 1 and 64" +
+/// suffix, e.g. " B").
+struct WholeBounds {
+    std::string range, rule;
+};
+WholeBounds whole_bounds(uint64_t least, uint64_t most, bool unbounded, const std::string& suffix);
+
 /// Leaves a parameter out of template argument deduction (C++20's std::type_identity).
 template <typename T>
 struct NotDeduced {
@@ -68,39 +76,14 @@ class ParamTable {
                            typename NotDeduced<Whole>::type most,
                            const char* unit,
                            const char* description) {
-        // No upper bound but the type's: "at least".
-        const bool open = most == std::numeric_limits<Whole>::max();
-        const std::string range = open ? "at least " + std::to_string(least)
-                                       : std::to_string(least) + " .. " + std::to_string(most);
-        const std::string rule =
-            open ? "must be at least " + std::to_string(least)
-                 : "must be between " + std::to_string(least) + " and " + std::to_string(most);
+        const WholeBounds b =
+            whole_bounds(least, most, most == std::numeric_limits<Whole>::max(), "");
         Params defaults{};
-        docs_.push_back({key, "integer", std::to_string(at(defaults)), range, unit, description});
+        docs_.push_back({key, "integer", std::to_string(at(defaults)), b.range, unit, description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             Whole& v = at(p);
             if (n.get(key, v) && (v < least || v > most))
-                n.fail(key, "= " + std::to_string(v) + " is out of range: " + rule);
-        });
-        return *this;
-    }
-
-    /// A key naming one of two choices, held in a bool member: the first choice is false,
-    /// the second true.
-    ParamTable& choice(const char* key,
-                       bool Params::*member,
-                       const char* when_false,
-                       const char* when_true,
-                       const char* description) {
-        // The default first, in the range and in the error for a value that is neither.
-        const bool default_true = Params{}.*member;
-        const char* first = default_true ? when_true : when_false;
-        const char* second = default_true ? when_false : when_true;
-        docs_.push_back(
-            {key, "choice", first, std::string(first) + ", " + second, "", description});
-        readers_.push_back([=](const ConfigNode& n, Params& p) {
-            std::string value;
-            if (n.get_choice(key, value, {first, second})) p.*member = value == when_true;
+                n.fail(key, "= " + std::to_string(v) + " is out of range: " + b.rule);
         });
         return *this;
     }
@@ -113,14 +96,14 @@ class ParamTable {
                       typename NotDeduced<Whole>::type least,
                       typename NotDeduced<Whole>::type most,
                       const char* description) {
-        const std::string range = std::to_string(least) + " .. " + std::to_string(most);
-        docs_.push_back({key, "size", std::to_string(Params{}.*member), range, "B", description});
+        const WholeBounds b =
+            whole_bounds(least, most, most == std::numeric_limits<uint64_t>::max(), " B");
+        docs_.push_back({key, "size", std::to_string(Params{}.*member), b.range, "B", description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             uint64_t v = 0;
             if (!n.get_size(key, v)) return;
             if (v < least || v > most)
-                n.fail(key, "= " + std::to_string(v) + " B is out of range: must be between " +
-                                std::to_string(least) + " and " + std::to_string(most) + " B");
+                n.fail(key, "= " + std::to_string(v) + " B is out of range: " + b.rule);
             p.*member = static_cast<Whole>(v);
         });
         return *this;

@@ -3,7 +3,6 @@
 // Exit codes: 0 success, 2 bad input (config, trace, command line), 1 internal error.
 #include <boost/program_options.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -147,15 +146,14 @@ int cmd_run(const std::vector<std::string>& args) {
 /// Markdown (docs/configuration.md holds this output).
 int print_params(const sim::Registry& registry, const std::string& section) {
     std::string known;
+    bool printed = false;
     for (const sim::ParamsEntry& p : registry.params()) {
         known += (known.empty() ? "" : ", ") + p.section;
         if (!section.empty() && p.section != section) continue;
         sim::print_param_docs(std::cout, p.section, p.description, p.describe());
+        printed = true;
     }
-    if (section.empty() ||
-        std::any_of(registry.params().begin(), registry.params().end(),
-                    [&](const sim::ParamsEntry& p) { return p.section == section; }))
-        return 0;
+    if (printed) return 0;
     throw sim::ConfigError({"--params", 0, 0}, "",
                            "no described section '" + section + "'; expected one of: " + known);
 }

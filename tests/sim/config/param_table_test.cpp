@@ -25,7 +25,7 @@ struct QueueParams {
 ParamTable<QueueParams> queue_table() {
     ParamTable<QueueParams> t;
     t.integer("depth", &QueueParams::depth, 1, 64, "requests", "entries in the queue");
-    t.choice("policy", &QueueParams::open, "closed", "open", "row policy");
+    t.options("policy", &QueueParams::open, {{"open", true}, {"closed", false}}, "row policy");
     t.flag("verbose", &QueueParams::verbose, "print more");
     return t;
 }
