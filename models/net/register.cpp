@@ -36,20 +36,20 @@ void register_net(Registry& r) {
     r.add_params({"network",
                   "The top level of a cluster network file (configs/net/; models/net/"
                   "net_params.h): its shape.",
-                  [] { return network_param_table().describe(); }});
+                  [] { return network_param_table().describe(); }, "network"});
     r.add_params({"links",
                   "Each link of a network file: links.nvlink, links.pcie and links.nic; their "
                   "kind (default: the link's key) names them in reports.",
-                  [] { return link_param_table().describe(); }});
+                  [] { return link_param_table().describe(); }, "network"});
     r.add_params({"fabric", "A network file's leaf-spine fabric (nodes > 1).",
-                  [] { return fabric_param_table().describe(); }});
+                  [] { return fabric_param_table().describe(); }, "network"});
     r.add_params({"collective", "A network file's collectives other than NCCL's own.",
-                  [] { return collective_param_table().describe(); }});
+                  [] { return collective_param_table().describe(); }, "network"});
     r.add_params({"nccl",
                   "NCCL's channels and NVLink SHARP in a cluster network file (configs/net/; "
                   "models/net/core/nccl.h). The protocols' own keys (nccl.simple, nccl.ll, "
                   "nccl.ll128) are described in configs/net/README.md.",
-                  [] { return nccl_param_table().describe(); }});
+                  [] { return nccl_param_table().describe(); }, "network"});
 }
 
 }  // namespace sim::net

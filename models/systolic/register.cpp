@@ -33,18 +33,18 @@ void register_systolic(Registry& r) {
                   "A systolic-array device (models/systolic/core/array_params.h): the MAC array. "
                   "Its sram:, dram: and energy: sections are described in configs/hw/README.md "
                   "but for the two keys below.",
-                  [] { return array_param_table().describe(); }});
+                  [] { return array_param_table().describe(); }, "systolic"});
     r.add_params({"systolic.sram",
                   "The array's SRAM buffers: ifmap, filter and ofmap (sizes, required, at least 2 "
                   "B each when double-buffered) and these.",
-                  [] { return sram_param_table().describe(); }});
+                  [] { return sram_param_table().describe(); }, "systolic"});
     r.add_params({"systolic.energy", "The array's energy per event and static power.",
-                  [] { return energy_param_table().describe(); }});
+                  [] { return energy_param_table().describe(); }, "systolic"});
     r.add_params({"systolic.tpu",
                   "TPU v1's pipeline around the matrix unit (models/systolic/core/"
                   "tpu_pipeline.h): present, it runs matrix operators; host_bandwidth (PCIe, "
                   "required) is read with the array's clock.",
-                  [] { return tpu_param_table().describe(); }});
+                  [] { return tpu_param_table().describe(); }, "systolic"});
 }
 
 }  // namespace sim::systolic

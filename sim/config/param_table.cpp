@@ -40,9 +40,10 @@ const char* base_unit_of(Dimension dim) {
 
 void print_param_docs(std::ostream& os,
                       const std::string& section,
+                      const std::string& file,
                       const std::string& description,
                       const std::vector<ParamDoc>& docs) {
-    os << "### `" << section << "`\n\n" << description << "\n\n";
+    os << "### `" << section << "` (" << file << " file)\n\n" << description << "\n\n";
     os << "| key | type | default | range | unit | description |\n";
     os << "|---|---|---|---|---|---|\n";
     for (const ParamDoc& d : docs) {

@@ -236,10 +236,11 @@ class ParamTable {
     std::vector<std::function<void(const ConfigNode&, Params&)>> readers_;
 };
 
-/// A Markdown table of docs under a heading naming section: what `wallsim list --params`
-/// prints for each table.
+/// A Markdown table of docs under a heading naming section and its kind of file: what
+/// `wallsim list --params` prints for each table.
 void print_param_docs(std::ostream& os,
                       const std::string& section,
+                      const std::string& file,
                       const std::string& description,
                       const std::vector<ParamDoc>& docs);
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <systemc>
 
 #include "sim/config/loader.h"
@@ -142,20 +143,26 @@ int cmd_run(const std::vector<std::string>& args) {
     return 0;
 }
 
-/// `wallsim list --params [SECTION]`: the described keys of every section, or of one, as
+/// `wallsim list --params [SECTION]`: the described keys of every section, of the sections
+/// named SECTION, or of every section of one kind of file (SECTION = gpu, cim, ...), as
 /// Markdown (docs/configuration.md holds this output).
 int print_params(const sim::Registry& registry, const std::string& section) {
-    std::string known;
+    std::set<std::string> known;
     bool printed = false;
     for (const sim::ParamsEntry& p : registry.params()) {
-        known += (known.empty() ? "" : ", ") + p.section;
-        if (!section.empty() && p.section != section) continue;
-        sim::print_param_docs(std::cout, p.section, p.description, p.describe());
+        known.insert(p.section);
+        known.insert(p.file);
+        if (!section.empty() && p.section != section && p.file != section) continue;
+        sim::print_param_docs(std::cout, p.section, p.file, p.description, p.describe());
         printed = true;
     }
     if (printed) return 0;
-    throw sim::ConfigError({"--params", 0, 0}, "",
-                           "no described section '" + section + "'; expected one of: " + known);
+    std::string names;
+    for (const std::string& name : known)
+        names += (names.empty() ? "" : ", ") + name;
+    throw sim::ConfigError(
+        {"--params", 0, 0}, "",
+        "no described section or kind of file '" + section + "'; expected one of: " + names);
 }
 
 int cmd_list(const std::vector<std::string>& args) {

@@ -56,8 +56,9 @@ void Registry::add_command(CommandEntry entry) {
 
 void Registry::add_params(ParamsEntry entry) {
     for (const auto& p : params_) {
-        SIM_ASSERT(p.section != entry.section,
-                   "params of '" << entry.section << "' registered twice");
+        SIM_ASSERT(
+            p.section != entry.section || p.file != entry.file,
+            "params of '" << entry.section << "' in a " << entry.file << " file registered twice");
     }
     params_.push_back(std::move(entry));
 }

@@ -44,12 +44,15 @@ struct ComponentEntry {
     std::function<void(const ConfigNode& hw, StatGroup& stats)> configure;
 };
 
-/// A section of the hardware file whose keys are described by a ParamTable
+/// A section of a config file whose keys are described by a ParamTable
 /// (sim/config/param_table.h): what `wallsim list --params` prints.
 struct ParamsEntry {
-    std::string section;  ///< dotted path in a hardware file, e.g. "hbm.controller"
+    std::string section;  ///< dotted path in its file, e.g. "hbm.controller"
     std::string description;
     std::function<std::vector<ParamDoc>()> describe;
+    /// The kind of file the section belongs to: gpu (configs/hw/), systolic, cim, network
+    /// (configs/net/), technology or model. Two files may have a section of the same name.
+    std::string file = "gpu";
 };
 
 class Registry;
@@ -74,7 +77,7 @@ class Registry {
     void add_component(ComponentEntry entry);
     /// Throws SimBug on a duplicate name.
     void add_command(CommandEntry entry);
-    /// Throws SimBug on a duplicate section.
+    /// Throws SimBug on a section registered twice for one kind of file.
     void add_params(ParamsEntry entry);
 
     const std::vector<DeviceEntry>& devices() const { return devices_; }

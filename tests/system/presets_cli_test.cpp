@@ -105,8 +105,13 @@ TEST(ListParams, OneSectionOrAnErrorNamingTheKnownOnes) {
     const ProcessResult unknown = run_in(dir, kBin + " list --params hbm.nothing");
     EXPECT_EQ(unknown.code, 2);
     EXPECT_THAT(unknown.err,
-                HasSubstr("no described section 'hbm.nothing'; expected one of: hbm, nvlink"));
+                HasSubstr("no described section or kind of file 'hbm.nothing'; expected one "
+                          "of: "));
     EXPECT_THAT(unknown.err, HasSubstr("hbm.controller"));
+    const ProcessResult file = run_in(dir, kBin + " list --params network");
+    ASSERT_EQ(file.code, 0) << file.err;
+    EXPECT_THAT(file.out, HasSubstr("### `links` (network file)"));
+    EXPECT_THAT(file.out, HasSubstr("### `nccl` (network file)"));
     const ProcessResult bad = run_in(dir, kBin + " list --parms");
     EXPECT_EQ(bad.code, 2);
     EXPECT_THAT(bad.err, HasSubstr("--parms"));

@@ -75,7 +75,8 @@ TEST(ParamTable, DescribesEachKeyWithTheStructsInitialiserAsDefault) {
     EXPECT_EQ(docs[1].range, "open, closed");
     EXPECT_EQ(docs[2].default_text, "false");
     std::ostringstream os;
-    print_param_docs(os, "queue", "A queue.", docs);
+    print_param_docs(os, "queue", "gpu", "A queue.", docs);
+    EXPECT_THAT(os.str(), HasSubstr("### `queue` (gpu file)"));
     EXPECT_THAT(os.str(), HasSubstr("| `depth` | integer | `16` | 1 .. 64 | requests | entries in "
                                     "the queue |"));
 }
