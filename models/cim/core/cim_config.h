@@ -4,7 +4,9 @@
 // conductance cells, bit-serial inputs through DACs, column ADCs shared by multiplexers,
 // shift-and-add, IMAs and tiles with buffers and a network, device non-idealities, weight
 // programming, and the energy and area of each component. Plain C++ (no SystemC).
-// Every figure is validated by validate(), which throws InvalidParam naming the key.
+// A CIM file's reader states each key's range (models/cim/cim_params.h, `wallsim list --params
+// cim`); validate() throws InvalidParam naming the key for the checks between keys and for the
+// bounds the integer arithmetic needs (divisors, shift widths, 64-bit cell counts).
 #pragma once
 
 #include <cstdint>
@@ -73,8 +75,6 @@ struct NonidealityConfig {
     double time_since_programming_s = 1;  ///< when the reads happen
     double nonlinearity = 0;              ///< I = G*V_r*sinh(k*V/V_r)/k; k = 0 is Ohmic
     double wire_resistance_ohm = 0;       ///< per cell segment of word and bit line (IR drop)
-
-    void validate() const;
 };
 
 /// Operand precision.
@@ -108,8 +108,6 @@ struct ProgrammingConfig {
     uint32_t pulses_per_write = 8;     ///< write-verify iterations per cell, on average
     uint32_t cells_per_write = 128;    ///< cells programmed at once in one crossbar (a row)
     double endurance_cycles = 1e6;     ///< pulses a cell survives
-
-    void validate() const;
 };
 
 /// Energy per event and power of always-on blocks. ADC and DAC energies scale as
@@ -127,8 +125,6 @@ struct EnergyConfig {
     double network_w = 0;         ///< router share, per tile
     double tile_digital_w = 0;    ///< activation, pooling, output register, per tile
     double chip_io_w = 0;         ///< off-chip links, per chip
-
-    void validate() const;
 };
 
 /// Area per instance, mm^2. ADC and DAC areas scale as 2^(bits - reference bits).
@@ -143,8 +139,6 @@ struct AreaConfig {
     double network_mm2 = 0;       ///< router share, per tile
     double tile_digital_mm2 = 0;  ///< per tile
     double chip_io_mm2 = 0;       ///< per chip
-
-    void validate() const;
 };
 
 struct CimConfig {
@@ -157,7 +151,7 @@ struct CimConfig {
     EnergyConfig energy;
     AreaConfig area;
 
-    /// Validates every section and the constraints between them; throws InvalidParam.
+    /// The constraints between keys and the integer bounds (file comment); throws InvalidParam.
     void validate() const;
 };
 
