@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -33,30 +34,48 @@ std::vector<std::string> preset_names(const std::filesystem::path& dir) {
 
 }  // namespace
 
+ParamTable<TransformerShape> model_param_table() {
+    using S = TransformerShape;
+    constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
+    ParamTable<S> t;
+    t.custom({"name", "text", "file stem", "", "", "the model's name in reports"},
+             [](const ConfigNode& n, S& s) { n.get("name", s.name); });
+    t.integer("layers", &S::layers, 1, kNoLimit, "layers", "decoder layers L").required();
+    t.integer("hidden", &S::hidden, 1, kNoLimit, "", "model width h; heads must divide it")
+        .required();
+    t.integer("heads", &S::heads, 1, kNoLimit, "heads",
+              "attention (query) heads a; head_dim = h / a")
+        .required();
+    const WholeBounds kv = whole_bounds(1, kNoLimit, true, "");
+    t.custom({"kv_heads", "integer", "heads", kv.range, "heads",
+              "key/value heads; must divide heads (fewer than heads: grouped-query attention)"},
+             [kv](const ConfigNode& n, S& s) {
+                 s.kv_heads = s.heads;
+                 if (n.get("kv_heads", s.kv_heads) && s.kv_heads < 1)
+                     n.fail("kv_heads",
+                            "= " + std::to_string(s.kv_heads) + " is out of range: " + kv.rule);
+             });
+    t.integer("ffn_hidden", &S::ffn_hidden, 1, kNoLimit, "", "MLP width f").required();
+    t.options("mlp", &S::mlp, {{"swiglu", MlpKind::SwiGlu}, {"gelu", MlpKind::Gelu}},
+              "swiglu: gate, up and down projections (3·h·f weights); gelu: up and down (2·h·f)");
+    t.integer("vocab", &S::vocab, 1, kNoLimit, "tokens", "vocabulary V").required();
+    t.flag("tied_embeddings", &S::tied_embeddings,
+           "the output projection reuses the input embedding");
+    t.integer("seq", &S::seq, 1, kNoLimit, "tokens", "training sequence length s").required();
+    t.integer("micro_batch", &S::micro_batch, 1, kNoLimit, "sequences",
+              "sequences per GPU per step b");
+    return t;
+}
+
 TransformerShape shape_from_config(const ConfigNode& root) {
-    TransformerShape s;
-    root.get("name", s.name);
-    // Required keys are read like the others and checked after the unknown keys, so that a
-    // misspelt key is reported as such rather than as the key it was meant to be.
-    const std::pair<const char*, bool> required[] = {
-        {"layers", root.get("layers", s.layers)},
-        {"hidden", root.get("hidden", s.hidden)},
-        {"heads", root.get("heads", s.heads)},
-        {"ffn_hidden", root.get("ffn_hidden", s.ffn_hidden)},
-        {"vocab", root.get("vocab", s.vocab)},
-        {"seq", root.get("seq", s.seq)},
-    };
-    s.kv_heads = s.heads;
-    root.get("kv_heads", s.kv_heads);
-    std::string mlp = to_string(s.mlp);
-    root.get_choice("mlp", mlp, {"swiglu", "gelu"});
-    s.mlp = parse_mlp_kind(mlp);
-    root.get("tied_embeddings", s.tied_embeddings);
-    root.get("micro_batch", s.micro_batch);
+    const ParamTable<TransformerShape> table = model_param_table();
+    // Unknown keys come first, so that a misspelt key is reported as such rather than as the
+    // required key it was meant to be.
+    for (const ParamDoc& key : table.describe())
+        root.accept(key.key);
     root.reject_unknown_keys();
-    for (const auto& [key, present] : required) {
-        if (!present) root.fail(key, "required key is missing");
-    }
+    TransformerShape s;
+    table.read(root, s);
     if (const TransformerShape::Problem p = s.check(); !p.field.empty())
         root.fail(p.field, p.message);
     return s;

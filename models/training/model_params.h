@@ -9,11 +9,17 @@
 
 #include "models/training/core/transformer_shape.h"
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim::training {
 
-/// The keys of a model description. kv_heads defaults to heads, mlp to swiglu,
-/// tied_embeddings to false, micro_batch to 1; the others are required.
+/// The keys of a model description (`wallsim list --params model`). kv_heads defaults to heads,
+/// mlp to swiglu, tied_embeddings to false, micro_batch to 1; name may be left out (load_model
+/// names the model after its file), and the others are required.
+ParamTable<TransformerShape> model_param_table();
+
+/// Reads a model description: its keys through model_param_table(), then the checks between
+/// them (TransformerShape::check()).
 TransformerShape shape_from_config(const ConfigNode& root);
 
 /// A model the user named: its file, its document (for resolved output) and its shape.

@@ -46,7 +46,9 @@ struct TransformerShape {
     /// P: every parameter the optimizer updates.
     double parameters() const { return non_embedding_parameters() + embedding_parameters(); }
 
-    /// The first impossible field and why; an empty field when the shape is valid.
+    /// The first impossible field and why; an empty field when the shape is valid: heads and
+    /// kv_heads at least 1, heads dividing hidden and kv_heads dividing heads. A model file's
+    /// reader states the other fields' ranges (models/training/model_params.h).
     struct Problem {
         std::string field;
         std::string message;

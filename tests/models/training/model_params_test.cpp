@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Model descriptions: the shipped presets load, and a bad file is a ConfigError at the
-// offending key's file:line (unknown key, missing key, negative or impossible value).
+// Model descriptions: the shipped presets load, a bad file is a ConfigError at the offending
+// key's file:line (unknown key, missing key, negative, out-of-range or impossible value), and the
+// ParamTable describes the keys with TransformerShape's defaults.
 #include "models/training/model_params.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <map>
+#include <vector>
 
 #include "sim/config/loader.h"
 #include "tests/testing/config_error.h"
@@ -75,7 +79,39 @@ TEST(ModelParams, BadDescriptionsNameFileLineAndKey) {
     EXPECT_THAT(config_error([&] { parse("layers: 2\nhidden: 64\n"); }),
                 HasSubstr("heads: required key is missing"));
     EXPECT_THAT(config_error([&] { parse("layers: 0\n" + base.substr(base.find("hidden"))); }),
-                HasSubstr("tiny.yaml:1:9: layers: must be at least 1, got 0"));
+                HasSubstr("tiny.yaml:1:9: layers: = 0 is out of range: must be at least 1"));
+    EXPECT_THAT(config_error([&] { parse(base + "micro_batch: 0\n"); }),
+                HasSubstr("tiny.yaml:8:14: micro_batch: = 0 is out of range: must be at least 1"));
+    EXPECT_THAT(config_error([&] { parse(base + "kv_heads: 0\n"); }),
+                HasSubstr("tiny.yaml:8:11: kv_heads: = 0 is out of range: must be at least 1"));
+    EXPECT_THAT(
+        config_error([&] {
+            parse("layers: 2\nhidden: 64\nheads: 5\n" + base.substr(base.find("ffn_hidden")));
+        }),
+        HasSubstr("tiny.yaml:3:8: heads: 5 does not divide hidden (64)"));
+}
+
+TEST(ModelParams, AMisspeltRequiredKeyIsReportedAsUnknown) {
+    std::string text = kTiny;
+    text.replace(text.find("hidden: 64"), 6, "hiden");
+    EXPECT_THAT(config_error([&] { parse(text); }),
+                HasSubstr("tiny.yaml:3:1: hiden: unknown key (did you mean 'hidden'?)"));
+}
+
+TEST(ModelParams, TheTableDescribesTheShapesDefaults) {
+    const std::vector<ParamDoc> docs = model_param_table().describe();
+    std::map<std::string, ParamDoc> by_key;
+    for (const ParamDoc& d : docs)
+        by_key[d.key] = d;
+    EXPECT_EQ(docs.size(), 11u);
+    EXPECT_EQ(by_key["layers"].default_text, "required");
+    EXPECT_EQ(by_key["layers"].range, "at least 1");
+    EXPECT_EQ(by_key["kv_heads"].default_text, "heads");
+    EXPECT_EQ(by_key["kv_heads"].range, "at least 1");
+    EXPECT_EQ(by_key["mlp"].default_text, "swiglu");
+    EXPECT_EQ(by_key["mlp"].range, "swiglu, gelu");
+    EXPECT_EQ(by_key["tied_embeddings"].default_text, "false");
+    EXPECT_EQ(by_key["micro_batch"].default_text, "1");
 }
 
 TEST(ModelParams, AnUnknownPresetListsThePresets) {
