@@ -15,6 +15,7 @@ namespace sim {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::ProcessResult;
 using testing::slurp;
 
@@ -112,6 +113,16 @@ TEST(ListParams, OneSectionOrAnErrorNamingTheKnownOnes) {
     ASSERT_EQ(file.code, 0) << file.err;
     EXPECT_THAT(file.out, HasSubstr("### `links` (network file)"));
     EXPECT_THAT(file.out, HasSubstr("### `nccl` (network file)"));
+    const ProcessResult cim = run_in(dir, kBin + " list --params cim");
+    ASSERT_EQ(cim.code, 0) << cim.err;
+    EXPECT_THAT(cim.out, HasSubstr("### `crossbar` (cim file)"));
+    EXPECT_THAT(cim.out, HasSubstr("| `rows` | integer | `required` | 1 .. 4096 | word lines |"));
+    EXPECT_THAT(cim.out, HasSubstr("### `area` (cim file)"));
+    EXPECT_THAT(cim.out, Not(HasSubstr("(gpu file)")));
+    const ProcessResult model = run_in(dir, kBin + " list --params model");
+    ASSERT_EQ(model.code, 0) << model.err;
+    EXPECT_THAT(model.out, HasSubstr("### `model` (model file)"));
+    EXPECT_THAT(model.out, HasSubstr("| `kv_heads` | integer | `heads` | at least 1 | heads |"));
     const ProcessResult bad = run_in(dir, kBin + " list --parms");
     EXPECT_EQ(bad.code, 2);
     EXPECT_THAT(bad.err, HasSubstr("--parms"));
