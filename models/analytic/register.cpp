@@ -33,11 +33,21 @@ void register_analytic(Registry& r) {
                   [] { return hw::nvlink_param_table().describe(); }});
     r.add_params({"pcie", "A GPU's host link (models/hw/hw_params.h).",
                   [] { return hw::pcie_param_table().describe(); }});
-    r.add_params({"power",
-                  "A GPU's power limit (models/hw/hw_params.h). The clock governor's V-f curve, "
-                  "power.voltage_frequency and power.clock_step, is described in "
-                  "configs/hw/README.md.",
-                  [] { return hw::power_param_table().describe(); }});
+    r.add_params(
+        {"power",
+         "A GPU's power limit (models/hw/hw_params.h) and the clock governor that "
+         "enforces it (models/energy/core/clock_governor.h).",
+         [] { return joined_docs(hw::power_param_table(), energy::governor_param_table()); }});
+    r.add_params({"clocks", "A GPU's clock domains (models/hw/hw_params.h), by name.",
+                  [] { return hw::clocks_param_table().describe(); }});
+    r.add_params({"compute.vector",
+                  "The CUDA cores' dense rates per SM and precision (models/hw/hw_params.h).",
+                  [] { return hw::compute_param_table(ComputeUnit::Vector).describe(); }});
+    r.add_params({"compute.tensor",
+                  "The Tensor Cores' dense rates per SM and precision (models/hw/hw_params.h); "
+                  "without the section, the GPU has none.",
+                  [] { return hw::compute_param_table(ComputeUnit::Tensor).describe(); }});
+
     r.add_params({"runtime",
                   "What launching an operator costs, on a stream or in a CUDA graph "
                   "(models/hw/host_launch.h; the trace header's launch: picks one).",

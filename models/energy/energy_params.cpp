@@ -2,6 +2,7 @@
 #include "models/energy/energy_params.h"
 
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/config/resolved.h"
@@ -11,46 +12,177 @@ namespace sim::energy {
 
 namespace {
 
-void read_non_negative(const ConfigNode& n, const std::string& key, Dimension dim, double& out) {
-    if (n.get_quantity(key, dim, out) && out < 0) n.fail(key, "must not be negative");
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+// power.voltage_frequency: [{clock: 1410MHz, volts: 0.9}, ...].
+void read_voltage_curve(const ConfigNode& power, GovernorParams& g) {
+    if (!power.has("voltage_frequency")) return;
+    std::vector<std::pair<double, double>> points;
+    for (const ConfigNode& point : power.sequence("voltage_frequency")) {
+        double hz = 0, volts = 0;
+        if (!point.get_quantity("clock", Dimension::Frequency, hz))
+            point.fail("clock", "required key is missing; expected e.g. 1410MHz");
+        point.require("volts", volts);
+        point.reject_unknown_keys();
+        points.emplace_back(hz, volts);
+    }
+    try {
+        g.curve = VoltageCurve(points);
+    } catch (const std::invalid_argument& e) {
+        power.fail("voltage_frequency", e.what());
+    }
 }
 
-// power.voltage_frequency: [{clock: 1410MHz, volts: 0.9}, ...], and power.clock_step.
-void read_governor(const ConfigNode& root, const hw::HardwareParams& hw, GovernorParams& g) {
-    g.power_limit_w = hw.tdp_watts;
-    const auto power = root.optional_child("power");
-    if (!power) return;
-    if (power->has("voltage_frequency")) {
-        std::vector<std::pair<double, double>> points;
-        for (const ConfigNode& point : power->sequence("voltage_frequency")) {
-            double hz = 0, volts = 0;
-            if (!point.get_quantity("clock", Dimension::Frequency, hz))
-                point.fail("clock", "required key is missing; expected e.g. 1410MHz");
-            point.require("volts", volts);
-            point.reject_unknown_keys();
-            points.emplace_back(hz, volts);
-        }
-        try {
-            g.curve = VoltageCurve(points);
-        } catch (const std::invalid_argument& e) {
-            power->fail("voltage_frequency", e.what());
-        }
+// energy.technology: a preset name of configs/technology or a file, relative to this file.
+void read_technology(const ConfigNode& en, EnergyParams& p) {
+    std::string technology;
+    if (!en.get("technology", technology)) return;
+    const SourceLocation at = en.location_of("technology");
+    const std::string base =
+        at.line > 0 ? std::filesystem::path(at.file).parent_path().string() : std::string();
+    p.technology = TechnologyParams::load(technology, base, at, en.child_path("technology"));
+    p.table.scale = p.technology->scale;
+    p.governor.nominal_volts = p.technology->nominal_volts;
+}
+
+// energy.static_power: one figure for the board, or a map per block.
+void read_static_power(const ConfigNode& en, EnergyParams& p) {
+    if (auto blocks = en.optional_child_if_map("static_power")) {
+        static_power_param_table().read(*blocks, p.static_rates);
+        return;
     }
-    read_non_negative(*power, "clock_step", Dimension::Frequency, g.clock_step_hz);
+    double watts = 0;
+    if (!en.get_quantity("static_power", Dimension::Power, watts)) return;
+    if (watts < 0)
+        en.fail("static_power", "= " + format_number(watts) + " W is out of range: must be " +
+                                    number_range(0, kUnbounded, false));
+    p.static_rates = StaticPowerRates{};
+    p.static_rates.other = watts;
 }
 
 }  // namespace
+
+ParamTable<EnergyParams> energy_param_table() {
+    using P = EnergyParams;
+    ParamTable<P> t;
+    t.custom({"technology", "text", "none: Horowitz 45 nm at scale 1, 0.9 V",
+              "a preset of configs/technology/ or a file", "",
+              "the process: its fitted on-chip energy scale and nominal voltage"},
+             read_technology);
+    t.quantity_at(
+        "link_per_bit", [](P& p) -> double& { return p.table.link_per_bit; }, Dimension::Energy, 0,
+        kUnbounded, "an NVLink-class link, per bit");
+    t.quantity_at(
+        "host_per_bit", [](P& p) -> double& { return p.table.host_per_bit; }, Dimension::Energy, 0,
+        kUnbounded, "the host link (PCIe), per bit");
+    t.custom({"static_power", "quantity or map", "0", "at least 0", "W",
+              "power drawn whatever the device does: one figure, or per block "
+              "(energy.static_power)"},
+             read_static_power);
+    return t;
+}
+
+ParamTable<StaticPowerRates> static_power_param_table() {
+    using P = StaticPowerRates;
+    ParamTable<P> t;
+    t.quantity("per_sm", &P::per_sm, Dimension::Power, 0, kUnbounded,
+               "per SM, so a what-if with more SMs draws more");
+    t.quantity("per_hbm_stack", &P::per_hbm_stack, Dimension::Power, 0, kUnbounded,
+               "per HBM stack");
+    t.quantity("other", &P::other, Dimension::Power, 0, kUnbounded, "the rest: PHYs, board");
+    return t;
+}
+
+ParamTable<HbmEnergy> hbm_energy_param_table() {
+    using P = HbmEnergy;
+    ParamTable<P> t;
+    t.quantity("activate", &P::activate, Dimension::Energy, 0, kUnbounded, "one ACT with its PRE");
+    t.quantity("read_per_bit", &P::read_per_bit, Dimension::Energy, 0, kUnbounded,
+               "array read, TSV and PHY, per data bit");
+    t.quantity("write_per_bit", &P::write_per_bit, Dimension::Energy, 0, kUnbounded,
+               "per data bit written");
+    t.quantity("refresh", &P::refresh, Dimension::Energy, 0, kUnbounded,
+               "one all-bank REF of one pseudo-channel");
+    return t;
+}
+
+ParamTable<GovernorParams> governor_param_table() {
+    using P = GovernorParams;
+    ParamTable<P> t;
+    t.custom({"voltage_frequency", "list", "none: nominal voltage at every clock",
+              "{clock, volts} points, clocks rising", "Hz, V",
+              "the SM domain's V-f curve the governor moves along; dynamic power goes as f V^2"},
+             read_voltage_curve);
+    t.quantity("clock_step", &P::clock_step_hz, Dimension::Frequency, 0, kUnbounded,
+               "governed clocks are the maximum minus whole steps; 0: continuous");
+    return t;
+}
+
+ParamTable<TechnologyParams> technology_param_table() {
+    using P = TechnologyParams;
+    ParamTable<P> t;
+    t.text("name", &P::name, "the process, e.g. TSMC N7").required();
+    t.number("nominal_volts", &P::nominal_volts, 0, kUnbounded, true, "V",
+             "the voltage the energies are quoted at")
+        .required();
+    t.number("scale", &P::scale, 0, kUnbounded, true, "ratio",
+             "on-chip energies relative to Horowitz's 45 nm table, fitted to calibration: "
+             "(give it or derived_from)");
+    t.text("derived_from", &P::derived_from,
+           "another technology whose scale times power_ratio.value is this one's");
+    return t;
+}
+
+ParamTable<TechnologyParams> power_ratio_param_table() {
+    using P = TechnologyParams;
+    ParamTable<P> t;
+    t.number("value", &P::power_ratio, 0, kUnbounded, true, "ratio",
+             "published power of this process over derived_from's at the same speed")
+        .required();
+    t.text("source", &P::ratio_source, "a key of docs/references.md").required();
+    return t;
+}
+
+ParamTable<Calibration> calibration_param_table() {
+    using P = Calibration;
+    ParamTable<P> t;
+    t.text("hardware", &P::hardware, "the preset of configs/hw/ the GEMM ran on").required();
+    t.number("unthrottled_tflops", &P::unthrottled_tflops, 0, kUnbounded, true, "TFLOP/s",
+             "measured at the maximum clock (inputs that barely toggle)")
+        .required();
+    t.number("throttled_tflops", &P::throttled_tflops, 0, kUnbounded, true, "TFLOP/s",
+             "measured at the power limit; at most unthrottled_tflops")
+        .required();
+    t.text("source", &P::source, "a key of docs/references.md").required();
+    return t;
+}
+
+ParamTable<Calibration> calibration_gemm_param_table() {
+    using P = Calibration;
+    ParamTable<P> t;
+    for (const auto& [key, member] :
+         {std::pair<const char*, uint64_t P::*>{"m", &P::m}, {"n", &P::n}, {"k", &P::k}}) {
+        t.integer(key, member, 1, UINT64_MAX, "", "the GEMM's dimension").required();
+    }
+    t.options("dtype", &P::dtype,
+              {{"fp64", DType::FP64},
+               {"fp32", DType::FP32},
+               {"tf32", DType::TF32},
+               {"fp16", DType::FP16},
+               {"bf16", DType::BF16},
+               {"fp8", DType::FP8},
+               {"int8", DType::INT8}},
+              "its operands' type")
+        .required();
+    return t;
+}
 
 HbmEnergyParams HbmEnergyParams::from_config(const ConfigNode& root) {
     HbmEnergyParams p;
     const auto hbm = root.optional_child("hbm");
     const auto en = hbm ? hbm->optional_child("energy") : std::nullopt;
     if (!en) return p;
-    HbmEnergy& e = p.per_event.emplace();
-    read_non_negative(*en, "activate", Dimension::Energy, e.activate);
-    read_non_negative(*en, "read_per_bit", Dimension::Energy, e.read_per_bit);
-    read_non_negative(*en, "write_per_bit", Dimension::Energy, e.write_per_bit);
-    read_non_negative(*en, "refresh", Dimension::Energy, e.refresh);
+    hbm_energy_param_table().read(*en, p.per_event.emplace());
     return p;
 }
 
@@ -62,43 +194,29 @@ EnergyParams EnergyParams::from_config(const ConfigNode& root) {
     p.governor.nominal_volts = 0.9;  // Horowitz's table is quoted at 0.9 V
     if (const auto& dram = resolved<HbmEnergyParams>(root).per_event) t.hbm = *dram;
     if (hw.hbm.row_bytes > 0) t.dram_row_bytes = double(hw.hbm.row_bytes);
-    read_governor(root, hw, p.governor);
-    const auto en = root.optional_child("energy");
-    if (!en) return p;
-    if (en->has("scale")) {
-        // Renamed, not aliased (STYLE.md 8.2): the scale belongs to the process technology.
-        en->fail("scale",
-                 "was removed: on-chip energies come from energy.technology "
-                 "(configs/technology/*.yaml, calibrated once per process), and power.tdp is "
-                 "a power limit the clock governor enforces");
+    p.governor.power_limit_w = hw.tdp_watts;
+    if (const auto power = root.optional_child("power"))
+        governor_param_table().read(*power, p.governor);
+    if (const auto en = root.optional_child("energy")) {
+        if (en->has("scale")) {
+            // Renamed, not aliased (STYLE.md 8.2): the scale belongs to the process technology.
+            en->fail("scale",
+                     "was removed: on-chip energies come from energy.technology "
+                     "(configs/technology/*.yaml, calibrated once per process), and power.tdp "
+                     "is a power limit the clock governor enforces");
+        }
+        energy_param_table().read(*en, p);
     }
-    std::string technology;
-    if (en->get("technology", technology)) {
-        const SourceLocation at = en->location_of("technology");
-        const std::string base =
-            at.line > 0 ? std::filesystem::path(at.file).parent_path().string() : std::string();
-        p.technology = TechnologyParams::load(technology, base, at, en->child_path("technology"));
-        t.scale = p.technology->scale;
-        p.governor.nominal_volts = p.technology->nominal_volts;
-    }
-    read_non_negative(*en, "link_per_bit", Dimension::Energy, t.link_per_bit);
-    read_non_negative(*en, "host_per_bit", Dimension::Energy, t.host_per_bit);
-    if (auto blocks = en->optional_child_if_map("static_power")) {
-        // Per block, so that a what-if with more SMs or stacks draws more static power.
-        double per_sm = 0, per_stack = 0;
-        read_non_negative(*blocks, "per_sm", Dimension::Power, per_sm);
-        read_non_negative(*blocks, "per_hbm_stack", Dimension::Power, per_stack);
-        read_non_negative(*blocks, "other", Dimension::Power, p.static_by_block.other);
-        p.static_by_block.sms = per_sm * hw.sm_count;
-        p.static_by_block.hbm = per_stack * hw.hbm.stacks;
-    } else {
-        read_non_negative(*en, "static_power", Dimension::Power, p.static_by_block.other);
-    }
+    // Per block, so that a what-if with more SMs or stacks draws more static power.
+    p.static_by_block.sms = p.static_rates.per_sm * hw.sm_count;
+    p.static_by_block.hbm = p.static_rates.per_hbm_stack * hw.hbm.stacks;
+    p.static_by_block.other = p.static_rates.other;
     t.static_power = p.static_by_block.total();
     if (p.governor.power_limit_w > 0 && t.static_power >= p.governor.power_limit_w)
-        en->fail("static_power", "static power alone (" + std::to_string(t.static_power) +
-                                     " W) reaches power.tdp (" +
-                                     std::to_string(p.governor.power_limit_w) + " W)");
+        root.child("energy").fail("static_power",
+                                  "static power alone (" + std::to_string(t.static_power) +
+                                      " W) reaches power.tdp (" +
+                                      std::to_string(p.governor.power_limit_w) + " W)");
     return p;
 }
 

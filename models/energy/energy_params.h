@@ -11,6 +11,7 @@
 #include "models/energy/technology.h"
 #include "models/hw/hw_params.h"
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim {
 class StatGroup;
@@ -35,9 +36,17 @@ struct StaticPower {
     double total() const { return sms + hbm + other; }
 };
 
+/// energy.static_power written per block: each rate times the device's count of the block.
+struct StaticPowerRates {
+    double per_sm = 0;         ///< W per SM
+    double per_hbm_stack = 0;  ///< W per HBM stack
+    double other = 0;          ///< W: PHYs, board
+};
+
 struct EnergyParams {
     EnergyTable table;  ///< at the technology's nominal voltage; static_power = blocks' total
-    StaticPower static_by_block;
+    StaticPowerRates static_rates;  ///< as the file gives it
+    StaticPower static_by_block;    ///< static_rates times the device's SMs and stacks
     /// Horowitz's 45 nm table at scale 1 when the file names no technology.
     std::optional<TechnologyParams> technology;
     GovernorParams governor;  ///< power_limit_w = power.tdp (0: no limit)
@@ -50,6 +59,18 @@ struct EnergyParams {
     /// governed clock.
     void publish(StatGroup& g, const hw::HardwareParams& hw) const;
 };
+
+/// The described keys of a GPU file's energy:, energy.static_power:, hbm.energy: and of
+/// power.voltage_frequency and power.clock_step (the governor's), and of a technology file
+/// (configs/technology/): its top level, power_ratio:, calibration: and calibration.gemm:.
+ParamTable<EnergyParams> energy_param_table();
+ParamTable<StaticPowerRates> static_power_param_table();
+ParamTable<HbmEnergy> hbm_energy_param_table();
+ParamTable<GovernorParams> governor_param_table();
+ParamTable<TechnologyParams> technology_param_table();
+ParamTable<TechnologyParams> power_ratio_param_table();
+ParamTable<Calibration> calibration_param_table();
+ParamTable<Calibration> calibration_gemm_param_table();
 
 /// What a device's analytic (Roofline) view of an operator costs against the clock: busy time
 /// at the unit's maximum clock, the memory floor, on-chip and HBM energy. For `govern`.

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "models/energy/energy_params.h"
 #include "sim/config/config_node.h"
 #include "sim/config/loader.h"
 #include "sim/config/presets.h"
@@ -15,24 +16,12 @@ constexpr int kMaxDerivation = 8;
 
 Calibration read_calibration(const ConfigNode& c) {
     Calibration cal;
-    c.require("hardware", cal.hardware);
+    calibration_param_table().read(c, cal);
     const ConfigNode gemm = c.child("gemm");
-    gemm.require("m", cal.m);
-    gemm.require("n", cal.n);
-    gemm.require("k", cal.k);
-    std::string dtype;
-    gemm.require("dtype", dtype);
-    const auto parsed = parse_dtype(dtype);
-    if (!parsed) gemm.fail("dtype", "'" + dtype + "' is not a dtype");
-    cal.dtype = *parsed;
+    calibration_gemm_param_table().read(gemm, cal);
     gemm.reject_unknown_keys();
-    if (cal.m == 0 || cal.n == 0 || cal.k == 0) gemm.fail("m", "m, n and k must be at least 1");
-    c.require("unthrottled_tflops", cal.unthrottled_tflops);
-    c.require("throttled_tflops", cal.throttled_tflops);
-    if (!(cal.unthrottled_tflops > 0)) c.fail("unthrottled_tflops", "must be greater than 0");
-    if (!(cal.throttled_tflops > 0 && cal.throttled_tflops <= cal.unthrottled_tflops))
-        c.fail("throttled_tflops", "must be greater than 0 and at most unthrottled_tflops");
-    c.require("source", cal.source);
+    if (cal.throttled_tflops > cal.unthrottled_tflops)
+        c.fail("throttled_tflops", "must be at most unthrottled_tflops");
     c.reject_unknown_keys();
     return cal;
 }
@@ -49,24 +38,17 @@ TechnologyParams TechnologyParams::load(const std::string& name_or_path,
     TechnologyParams t;
     t.file = resolve_preset("technology", name_or_path, base_dir, at, key);
     const ConfigNode root = ConfigNode::root_of(load_config(t.file, {}, "technology"));
-    root.require("name", t.name);
-    root.require("nominal_volts", t.nominal_volts);
-    if (!(t.nominal_volts > 0)) root.fail("nominal_volts", "must be greater than 0");
+    technology_param_table().read(root, t);
     const bool fitted = root.has("scale");
     const bool derived = root.has("derived_from");
     if (fitted == derived)
         root.fail("scale", "give exactly one of scale (with calibration) and derived_from");
     if (fitted) {
-        root.require("scale", t.scale);
-        if (!(t.scale > 0)) root.fail("scale", "must be greater than 0");
         // A fitted number names the data it was fitted to.
         t.calibration = read_calibration(root.child("calibration"));
     } else {
-        root.require("derived_from", t.derived_from);
         const ConfigNode ratio = root.child("power_ratio");
-        ratio.require("value", t.power_ratio);
-        if (!(t.power_ratio > 0)) ratio.fail("value", "must be greater than 0");
-        ratio.require("source", t.ratio_source);
+        power_ratio_param_table().read(ratio, t);
         ratio.reject_unknown_keys();
         const TechnologyParams parent =
             load(t.derived_from, std::filesystem::path(t.file).parent_path().string(),

@@ -42,9 +42,10 @@ void register_gpu(Registry& r) {
     r.add_model({"gpu.sm_cycle", "the same cycle-level GPU simulating every CTA of every kernel",
                  "gpu", Fidelity::Cycle, kKernelKinds, factory(false)});
     r.add_params({"sm",
-                  "The cycle-level SM (models/gpu/core/gpu_config.h). sm.count, the clocks and "
-                  "the FP32 lanes come from the datasheet keys every preset has.",
-                  [] { return sm_param_table().describe(); }});
+                  "The SMs: their count, which every model reads (models/hw/hw_params.h), and "
+                  "the cycle-level SM (models/gpu/core/gpu_config.h), whose clock and FP32 lanes "
+                  "come from clocks: and compute.vector.",
+                  [] { return joined_docs(hw::sm_count_param_table(), sm_param_table()); }});
     for (const auto& [key, which] : kPipelines) {
         r.add_params({std::string("sm.pipelines.") + key,
                       std::string("The ") + key +
@@ -59,9 +60,9 @@ void register_gpu(Registry& r) {
     r.add_params({"sm.l1", "The L1 data cache of each SM (models/gpu/core/gpu_config.h).",
                   [] { return l1_param_table().describe(); }});
     r.add_params({"l2",
-                  "The L2 cache's slices and latencies (models/gpu/core/gpu_config.h); l2.size is "
-                  "a datasheet key (configs/hw/README.md).",
-                  [] { return l2_param_table().describe(); }});
+                  "The L2 cache: its size, which every model reads (models/hw/hw_params.h), and "
+                  "the cycle-level slices and latencies (models/gpu/core/gpu_config.h).",
+                  [] { return joined_docs(hw::l2_size_param_table(), l2_param_table()); }});
 }
 
 }  // namespace sim::gpu

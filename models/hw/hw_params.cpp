@@ -31,15 +31,17 @@ void read_clocks(const ConfigNode& clocks, HardwareParams& p) {
     if (p.clocks_hz.empty()) clocks.fail("", "at least one clock is required");
 }
 
-// Reads a unit's rates; returns the unit's clock (the rates' default).
-std::string read_unit(const ConfigNode& unit,
-                      const HardwareParams& p,
-                      std::map<DType, UnitRate>& rates) {
-    std::string default_clock;
-    unit.require("clock", default_clock);
-    if (!p.clocks_hz.count(default_clock)) {
-        unit.fail("clock", "'" + default_clock + "' is not a clock defined under clocks:");
-    }
+std::string required_clock(const ConfigNode& unit, const HardwareParams& p) {
+    std::string clock;
+    unit.require("clock", clock);
+    if (!p.clocks_hz.count(clock))
+        unit.fail("clock", "'" + clock + "' is not a clock defined under clocks:");
+    return clock;
+}
+
+// A unit's flops_per_clock: {dtype: rate} or {dtype: {value, clock}}; a rate without its own
+// clock is left without one, for the unit's clock to fill.
+void read_rates(const ConfigNode& unit, const HardwareParams& p, std::map<DType, UnitRate>& rates) {
     const ConfigNode table = unit.child("flops_per_clock");
     for (const std::string& key : table.keys()) {
         const auto dtype = parse_dtype(key);
@@ -49,11 +51,9 @@ std::string read_unit(const ConfigNode& unit,
                                 "fp8 or int8");
         }
         UnitRate rate;
-        rate.clock = default_clock;
         if (auto entry = table.optional_child_if_map(key)) {
             entry->require("value", rate.flops_per_clock);
-            entry->get("clock", rate.clock);
-            if (!p.clocks_hz.count(rate.clock)) {
+            if (entry->get("clock", rate.clock) && !p.clocks_hz.count(rate.clock)) {
                 entry->fail("clock", "'" + rate.clock + "' is not a clock defined under clocks:");
             }
             entry->reject_unknown_keys();
@@ -64,7 +64,6 @@ std::string read_unit(const ConfigNode& unit,
         rates[*dtype] = rate;
     }
     if (rates.empty()) table.fail("", "at least one dtype rate is required");
-    return default_clock;
 }
 
 }  // namespace
@@ -82,6 +81,65 @@ ParamTable<HbmParams> hbm_param_table() {
         .required();
     t.bytes("capacity", &P::capacity_bytes, uint64_t{0}, UINT64_MAX,
             "total capacity; 0: not checked");
+    return t;
+}
+
+ParamTable<HardwareParams> sm_count_param_table() {
+    using P = HardwareParams;
+    ParamTable<P> t;
+    t.integer("count", &P::sm_count, 1, UINT32_MAX, "SMs", "streaming multiprocessors").required();
+    return t;
+}
+
+ParamTable<HardwareParams> clocks_param_table() {
+    ParamTable<HardwareParams> t;
+    t.custom({"<name>", "quantity", "required", "1 .. 1e+13, whole", "Hz",
+              "one clock domain per key, e.g. sm: 1980MHz (at least one); compute rates name "
+              "them"},
+             read_clocks);
+    return t;
+}
+
+ParamTable<HardwareParams> compute_param_table(ComputeUnit unit) {
+    using P = HardwareParams;
+    const bool tensor = unit == ComputeUnit::Tensor;
+    ParamTable<P> t;
+    t.custom(
+        {"flops_per_clock.<dtype>", "number", "required", "above 0", "FLOP/clock/SM",
+         "dense rate per SM of fp64, fp32, tf32, fp16, bf16, fp8 or int8 (an FMA counts "
+         "2); {value, clock} runs it on another clock"},
+        [tensor](const ConfigNode& n, P& p) { read_rates(n, p, tensor ? p.tensor : p.vector); });
+    t.custom({"clock", "text", "required", "a key of clocks:", "",
+              "the clock the unit's rates run at unless a rate names its own"},
+             [tensor](const ConfigNode& n, P& p) {
+                 const std::string clock = required_clock(n, p);
+                 if (tensor) p.tensor_clock = clock;
+                 for (auto& [dtype, rate] : tensor ? p.tensor : p.vector) {
+                     if (rate.clock.empty()) rate.clock = clock;
+                 }
+             });
+    if (tensor) {
+        t.number("sparsity_speedup", &P::sparsity_speedup, 1,
+                 std::numeric_limits<double>::infinity(), false, "ratio",
+                 "2:4 structured-sparsity speed-up");
+    }
+    return t;
+}
+
+ParamTable<HardwareParams> l2_size_param_table() {
+    using P = HardwareParams;
+    ParamTable<P> t;
+    t.bytes("size", &P::l2_bytes, uint64_t{0}, UINT64_MAX,
+            "L2 capacity every model sees (the cycle-level slices divide it); 0: none");
+    return t;
+}
+
+ParamTable<HardwareParams> gpu_network_param_table() {
+    using P = HardwareParams;
+    ParamTable<P> t;
+    t.integer("channels", &P::collective_channels, 1, 64, "channels",
+              "NCCL channels of a collective in `wallsim run`, one CTA on one SM each: the SMs "
+              "it holds while it runs");
     return t;
 }
 
@@ -144,23 +202,16 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
     p.name = identity.required_name(root);
     p.device = identity.required_device(root);
 
-    const ConfigNode sm = root.child("sm");
-    sm.require("count", p.sm_count);
-    if (p.sm_count == 0) sm.fail("count", "must be at least 1");
-
-    read_clocks(root.child("clocks"), p);
-
+    sm_count_param_table().read(root.child("sm"), p);
+    clocks_param_table().read(root.child("clocks"), p);
     const ConfigNode compute = root.child("compute");
-    read_unit(compute.child("vector"), p, p.vector);
-    if (auto tensor = compute.optional_child("tensor")) {
-        p.tensor_clock = read_unit(*tensor, p, p.tensor);
-        tensor->get("sparsity_speedup", p.sparsity_speedup);
-        if (!(p.sparsity_speedup >= 1.0)) tensor->fail("sparsity_speedup", "must be at least 1");
-    }
+    compute_param_table(ComputeUnit::Vector).read(compute.child("vector"), p);
+    if (auto tensor = compute.optional_child("tensor"))
+        compute_param_table(ComputeUnit::Tensor).read(*tensor, p);
 
     p.hbm = resolved<HbmParams>(root);
 
-    if (auto l2 = root.optional_child("l2")) l2->get_size("size", p.l2_bytes);
+    if (auto l2 = root.optional_child("l2")) l2_size_param_table().read(*l2, p);
 
     if (auto nv = root.optional_child("nvlink")) {
         nvlink_param_table().read(*nv, p.nvlink);
@@ -183,12 +234,8 @@ HardwareParams HardwareParams::from_config(const ConfigNode& root) {
         }
         runtime_param_table().read(*runtime, p.launch);
     }
-    if (auto network = root.optional_child_if_map("network")) {
-        uint64_t channels = p.collective_channels;
-        network->get("channels", channels);
-        if (channels < 1 || channels > 64) network->fail("channels", "must be in 1..64");
-        p.collective_channels = static_cast<uint32_t>(channels);
-    }
+    if (auto network = root.optional_child_if_map("network"))
+        gpu_network_param_table().read(*network, p);
     return p;
 }
 

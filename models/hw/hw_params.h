@@ -125,8 +125,15 @@ struct HardwareParams {
 };
 
 /// The described keys of a GPU file's hbm: (its figures every model shares), nvlink:, pcie:,
-/// runtime: and power: sections; the structs' initialisers are the defaults.
+/// runtime: and power: sections, and of its datasheet keys elsewhere (sm.count, clocks:,
+/// compute.vector and compute.tensor, l2.size, network.channels); the structs' initialisers
+/// are the defaults.
 ParamTable<HbmParams> hbm_param_table();
+ParamTable<HardwareParams> sm_count_param_table();
+ParamTable<HardwareParams> clocks_param_table();
+ParamTable<HardwareParams> compute_param_table(ComputeUnit unit);
+ParamTable<HardwareParams> l2_size_param_table();
+ParamTable<HardwareParams> gpu_network_param_table();
 ParamTable<NvlinkParams> nvlink_param_table();
 ParamTable<PcieParams> pcie_param_table();
 ParamTable<LaunchParams> runtime_param_table();

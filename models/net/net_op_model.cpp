@@ -31,6 +31,25 @@ exec::SendPattern send_pattern(OpKind k, Algorithm a) {
 
 }  // namespace
 
+ParamTable<NetworkChoice> network_choice_param_table() {
+    using P = NetworkChoice;
+    ParamTable<P> t;
+    t.text("topology", &P::topology,
+           "the cluster network: a preset of configs/net/ or a file, relative to this one")
+        .required();
+    t.options("algorithm", &P::algorithm,
+              {{"ring", Algorithm::Ring},
+               {"tree", Algorithm::Tree},
+               {"nvls", Algorithm::Nvls},
+               {"hierarchical", Algorithm::Hierarchical},
+               {"auto", Algorithm::Auto}},
+              "the collective algorithm; auto: the fastest, as NCCL's tuner picks");
+    t.options("protocol", &P::protocol,
+              {{"simple", "simple"}, {"ll", "ll"}, {"ll128", "ll128"}, {"auto", "auto"}},
+              "NCCL's protocol; auto: as NCCL's tuner picks");
+    return t;
+}
+
 std::optional<NetParams> network_of(const ConfigNode& hw,
                                     Algorithm& algorithm,
                                     std::optional<Protocol>& protocol) {
@@ -38,14 +57,11 @@ std::optional<NetParams> network_of(const ConfigNode& hw,
     protocol.reset();
     const auto n = hw.optional_child("network");
     if (!n) return std::nullopt;
-    std::string file;
-    n->require("topology", file);
-    std::string algorithm_text = "auto";
-    n->get_choice("algorithm", algorithm_text, {"ring", "tree", "nvls", "hierarchical", "auto"});
-    algorithm = parse_algorithm(algorithm_text);
-    std::string protocol_text = "auto";
-    n->get_choice("protocol", protocol_text, {"simple", "ll", "ll128", "auto"});
-    if (protocol_text != "auto") protocol = parse_protocol(protocol_text);
+    NetworkChoice choice;
+    network_choice_param_table().read(*n, choice);
+    algorithm = choice.algorithm;
+    if (choice.protocol != "auto") protocol = parse_protocol(choice.protocol);
+    const std::string& file = choice.topology;
     // A preset name (dgx_h100) or a path relative to the file that names it, like extends;
     // from --set, relative to the working directory.
     const SourceLocation at = n->location_of("topology");

@@ -48,6 +48,15 @@ class NetOpModel final : public OpModel {
     mutable std::map<uint64_t, std::unique_ptr<Topology>> topologies_;  ///< a cache
 };
 
+/// The keys of a hardware file's `network:` section this model reads (network.channels is
+/// hw::HardwareParams').
+struct NetworkChoice {
+    std::string topology;  ///< a configs/net preset or file, relative to the hardware file
+    Algorithm algorithm = Algorithm::Auto;
+    std::string protocol = "auto";  ///< simple, ll, ll128 or auto
+};
+ParamTable<NetworkChoice> network_choice_param_table();
+
 /// Reads the hardware file's optional `network:` section (topology: a configs/net file,
 /// relative to the hardware file; algorithm: ring, tree, nvls, hierarchical or auto; protocol:
 /// simple, ll, ll128 or auto). Throws ConfigError.

@@ -3,6 +3,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 namespace sim::net {
 
@@ -21,41 +22,40 @@ LinkParams read_link(const ConfigNode& links, const std::string& key, bool requi
     return l;
 }
 
-// Reads a non-negative time, bandwidth or size into out when present.
-void read_time(const ConfigNode& n, const std::string& key, double& out) {
-    if (n.get_quantity(key, Dimension::Time, out) && !(out >= 0)) n.fail(key, "must be >= 0");
-}
-
-void read_protocol(const ConfigNode& n, ProtocolParams& q) {
-    n.get("enabled", q.enabled);
-    read_time(n, "base_latency", q.base_latency);
-    read_time(n, "ring_hop_latency", q.ring_hop_latency);
-    read_time(n, "tree_hop_latency", q.tree_hop_latency);
-    if (n.get_quantity("channel_bandwidth", Dimension::Bandwidth, q.channel_bandwidth) &&
-        !(q.channel_bandwidth >= 0))
-        n.fail("channel_bandwidth", "must be >= 0 (0: no limit)");
-    if (n.get_quantity("tree_channel_bandwidth", Dimension::Bandwidth, q.tree_channel_bandwidth) &&
-        !(q.tree_channel_bandwidth >= 0))
-        n.fail("tree_channel_bandwidth", "must be >= 0 (0: no limit)");
-    uint64_t size = 0;
-    if (n.get_size("chunk", size)) {
-        if (size < 128) n.fail("chunk", "must be at least 128 B");
-        q.chunk = double(size);
-    }
-    if (n.get_size("tree_chunk", size)) {
-        if (size < 128) n.fail("tree_chunk", "must be at least 128 B");
-        q.tree_chunk = double(size);
-    }
-}
-
 void read_nccl(const ConfigNode& n, NcclParams& p) {
     nccl_param_table().read(n, p);
-    if (auto q = n.optional_child("simple")) read_protocol(*q, p.simple);
-    if (auto q = n.optional_child("ll")) read_protocol(*q, p.ll);
-    if (auto q = n.optional_child("ll128")) read_protocol(*q, p.ll128);
+    const std::tuple<const char*, Protocol, ProtocolParams NcclParams::*> protocols[] = {
+        {"simple", Protocol::Simple, &NcclParams::simple},
+        {"ll", Protocol::LL, &NcclParams::ll},
+        {"ll128", Protocol::LL128, &NcclParams::ll128}};
+    for (const auto& [key, protocol, member] : protocols) {
+        if (auto q = n.optional_child(key)) protocol_param_table(protocol).read(*q, p.*member);
+    }
 }
 
 }  // namespace
+
+ParamTable<ProtocolParams> protocol_param_table(Protocol protocol) {
+    using P = ProtocolParams;
+    constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+    ParamTable<P> t(NcclParams{}.protocol(protocol));
+    t.flag("enabled", &P::enabled, "false: NCCL does not run it here (LL128 over PCIe)");
+    t.quantity("base_latency", &P::base_latency, Dimension::Time, 0, kUnbounded,
+               "per collective: kernel setup");
+    t.quantity("ring_hop_latency", &P::ring_hop_latency, Dimension::Time, 0, kUnbounded,
+               "per ring step: wire, flag wait and fence");
+    t.quantity("tree_hop_latency", &P::tree_hop_latency, Dimension::Time, 0, kUnbounded,
+               "per tree step");
+    t.quantity("channel_bandwidth", &P::channel_bandwidth, Dimension::Bandwidth, 0, kUnbounded,
+               "data one ring channel's CTA moves; 0: no limit");
+    t.quantity("tree_channel_bandwidth", &P::tree_channel_bandwidth, Dimension::Bandwidth, 0,
+               kUnbounded, "the same on a tree; 0: no limit");
+    t.quantity("chunk", &P::chunk, Dimension::Size, 128, kUnbounded,
+               "data a ring channel moves per step at most");
+    t.quantity("tree_chunk", &P::tree_chunk, Dimension::Size, 128, kUnbounded,
+               "data a tree channel moves per step at most");
+    return t;
+}
 
 ParamTable<NetParams> network_param_table() {
     using P = NetParams;

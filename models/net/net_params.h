@@ -41,6 +41,8 @@ struct NetParams {
 /// The described keys of a network file's nccl: section (its protocol subsections, whose
 /// defaults differ per protocol, are read by hand); NcclParams' initialisers are the defaults.
 ParamTable<NcclParams> nccl_param_table();
+/// nccl.simple, nccl.ll or nccl.ll128: one protocol's keys, with NCCL's defaults for it.
+ParamTable<ProtocolParams> protocol_param_table(Protocol protocol);
 /// The described keys of a network file's top level, fabric:, links.<link> (kind, a name the
 /// reports group by, is read by hand) and collective:; the structs' initialisers are the
 /// defaults.

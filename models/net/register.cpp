@@ -47,9 +47,26 @@ void register_net(Registry& r) {
                   [] { return collective_param_table().describe(); }, "network"});
     r.add_params({"nccl",
                   "NCCL's channels and NVLink SHARP in a cluster network file (configs/net/; "
-                  "models/net/core/nccl.h). The protocols' own keys (nccl.simple, nccl.ll, "
-                  "nccl.ll128) are described in configs/net/README.md.",
+                  "models/net/core/nccl.h). Each protocol's own keys are in nccl.simple, nccl.ll "
+                  "and nccl.ll128.",
                   [] { return nccl_param_table().describe(); }, "network"});
+    for (const auto& [key, protocol] :
+         {std::pair<const char*, Protocol>{"simple", Protocol::Simple},
+          {"ll", Protocol::LL},
+          {"ll128", Protocol::LL128}}) {
+        r.add_params({std::string("nccl.") + key,
+                      std::string("NCCL's ") + to_string(protocol) +
+                          " protocol; defaults are NCCL's own figures on NVLink (models/net/core/"
+                          "nccl.h), which a network preset overrides.",
+                      [protocol = protocol] { return protocol_param_table(protocol).describe(); },
+                      "network"});
+    }
+    r.add_params(
+        {"network",
+         "What a GPU file's network: section says: the cluster network its collectives "
+         "run on (models/net/net_op_model.h), and what a collective holds of the GPU "
+         "(models/hw/hw_params.h).",
+         [] { return joined_docs(network_choice_param_table(), hw::gpu_network_param_table()); }});
 }
 
 }  // namespace sim::net

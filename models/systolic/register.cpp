@@ -30,20 +30,19 @@ void register_systolic(Registry& r) {
     r.add_command({"systolic", "run a SCALE-Sim topology or a GEMM on a systolic array (--help)",
                    run_systolic_command});
     r.add_params({"systolic",
-                  "A systolic-array device (models/systolic/core/array_params.h): the MAC array. "
-                  "Its sram:, dram: and energy: sections are described in configs/hw/README.md "
-                  "but for the two keys below.",
+                  "A systolic-array device (models/systolic/core/array_params.h): the MAC "
+                  "array.",
                   [] { return array_param_table().describe(); }, "systolic"});
-    r.add_params({"systolic.sram",
-                  "The array's SRAM buffers: ifmap, filter and ofmap (sizes, required, at least 2 "
-                  "B each when double-buffered) and these.",
+    r.add_params({"systolic.sram", "The array's SRAM buffers.",
                   [] { return sram_param_table().describe(); }, "systolic"});
+    r.add_params({"systolic.dram",
+                  "The DRAM behind the buffers (models/systolic/systolic_params.h).",
+                  [] { return dram_param_table().describe(); }, "systolic"});
     r.add_params({"systolic.energy", "The array's energy per event and static power.",
                   [] { return energy_param_table().describe(); }, "systolic"});
     r.add_params({"systolic.tpu",
                   "TPU v1's pipeline around the matrix unit (models/systolic/core/"
-                  "tpu_pipeline.h): present, it runs matrix operators; host_bandwidth (PCIe, "
-                  "required) is read with the array's clock.",
+                  "tpu_pipeline.h): present, it runs matrix operators.",
                   [] { return tpu_param_table().describe(); }, "systolic"});
 }
 

@@ -2,14 +2,13 @@
 #include "models/systolic/systolic_params.h"
 
 #include <limits>
-#include "sim/config/resolved.h"
+#include <tuple>
 
 #include "models/hbm/hbm_params.h"
+#include "sim/config/resolved.h"
 #include "sim/stats/group.h"
 
 namespace sim::systolic {
-
-namespace {}  // namespace
 
 ParamTable<ArrayParams> array_param_table() {
     using P = ArrayParams;
@@ -54,6 +53,10 @@ ParamTable<TpuParams> tpu_param_table() {
               "256-wide accumulator rows, used as two halves");
     t.integer("vector_width", &P::vector_width, 1, 1u << 20, "results per cycle",
               "what the activation unit produces each cycle");
+    t.quantity("host_bandwidth", &P::host_bandwidth, Dimension::Bandwidth, 1,
+               std::numeric_limits<double>::infinity(),
+               "the host link (PCIe) per direction; host-transfer operators move at it")
+        .required();
     return t;
 }
 
@@ -64,6 +67,59 @@ ParamTable<ArrayParams> sram_param_table() {
            "each buffer holds two tiles, so the next loads while the current is used");
     t.integer("port_bytes_per_cycle", &P::sram_port_bytes_per_cycle, uint64_t{0}, uint64_t{1} << 32,
               "B per array cycle", "each SRAM's port; 0: unlimited");
+    const std::tuple<const char*, uint64_t P::*, const char*> buffers[] = {
+        {"ifmap", &P::ifmap_sram_bytes, "the input feature maps' buffer"},
+        {"filter", &P::filter_sram_bytes, "the weights' buffer"},
+        {"ofmap", &P::ofmap_sram_bytes, "the outputs' buffer"}};
+    for (const auto& [key, member, description] : buffers) {
+        // Read after double_buffered, which sets the least size.
+        t.custom(
+            {key, "size", "required", "at least 2 (double-buffered), else 1", "B", description},
+            [key = key, member = member](const ConfigNode& n, P& p) {
+                uint64_t v = 0;
+                if (!n.get_size(key, v)) n.fail(key, "required key is missing");
+                const uint64_t least = p.double_buffered ? 2 : 1;
+                if (v < least)
+                    n.fail(key, "= " + std::to_string(v) +
+                                    " B is out of range: must be at "
+                                    "least " +
+                                    std::to_string(least) + " B");
+                p.*member = v;
+            });
+    }
+    return t;
+}
+
+ParamTable<SystolicParams> dram_param_table() {
+    using P = SystolicParams;
+    ParamTable<P> t;
+    t.custom({"activations_in_dram", "bool", P{}.array.activations_in_dram ? "true" : "false",
+              "true, false", "",
+              "activations live in DRAM and cross it every layer (SCALE-Sim's view); false: "
+              "they stay on chip"},
+             [](const ConfigNode& n, P& p) {
+                 n.get("activations_in_dram", p.array.activations_in_dram);
+             });
+    t.bytes("capacity", &P::dram_capacity, uint64_t{0}, UINT64_MAX, "reported, not checked");
+    t.options("model", &P::dram_model,
+              {{"bandwidth", DramModel::Bandwidth}, {"hbm", DramModel::Hbm}},
+              "a fixed bandwidth, or the cycle-level HBM model of the hbm: section");
+    t.custom({"bandwidth", "quantity", "required with model: bandwidth", "at least 1", "B/s",
+              "DRAM to the buffers; absent with model: hbm"},
+             [](const ConfigNode& n, P& p) {
+                 if (p.dram_model == DramModel::Hbm) {
+                     if (n.has("bandwidth"))
+                         n.fail("bandwidth",
+                                "must be absent with model: hbm (the HBM model of "
+                                "the hbm: section sets it)");
+                     return;
+                 }
+                 if (!n.get_quantity("bandwidth", Dimension::Bandwidth, p.dram_bandwidth))
+                     n.fail("bandwidth", "required key is missing");
+                 if (!(p.dram_bandwidth >= 1))
+                     n.fail("bandwidth", "= " + format_number(p.dram_bandwidth) +
+                                             " B/s is out of range: must be at least 1");
+             });
     return t;
 }
 
@@ -75,31 +131,11 @@ SystolicParams SystolicParams::from_config(const ConfigNode& root) {
 
     const ConfigNode sram = s.child("sram");
     sram_param_table().read(sram, a);
-    const uint64_t least = a.double_buffered ? 2 : 1;
-    for (const auto& [key, field] : {std::pair{"ifmap", &a.ifmap_sram_bytes},
-                                     {"filter", &a.filter_sram_bytes},
-                                     {"ofmap", &a.ofmap_sram_bytes}}) {
-        uint64_t v = 0;
-        if (!sram.get_size(key, v)) sram.fail(key, "required key is missing");
-        if (v < least) sram.fail(key, "must be at least " + std::to_string(least) + " B");
-        *field = v;
-    }
     sram.reject_unknown_keys();
 
     const ConfigNode dram = s.child("dram");
-    dram.get("activations_in_dram", a.activations_in_dram);
-    dram.get_size("capacity", p.dram_capacity);
-    std::string model = "bandwidth";
-    dram.get_choice("model", model, {"bandwidth", "hbm"});
-    if (model == "bandwidth") {
-        if (!dram.get_quantity("bandwidth", Dimension::Bandwidth, p.dram_bandwidth))
-            dram.fail("bandwidth", "required key is missing");
-        if (!(p.dram_bandwidth > 0)) dram.fail("bandwidth", "must be > 0");
-    } else {
-        if (dram.has("bandwidth")) {
-            dram.fail("bandwidth",
-                      "must be absent with model: hbm (the HBM model of the hbm: section sets it)");
-        }
+    dram_param_table().read(dram, p);
+    if (p.dram_model == DramModel::Hbm) {
         p.hbm_backing = calibrate_hbm(resolved<hbm::HbmParams>(root), !a.activations_in_dram);
         p.dram_bandwidth = p.hbm_backing->sustained_bandwidth;
     }
@@ -119,11 +155,7 @@ SystolicParams SystolicParams::from_config(const ConfigNode& root) {
         TpuParams& tp = p.tpu;
         tp.enabled = true;
         tpu_param_table().read(*t, tp);
-        double host = 0;
-        if (!t->get_quantity("host_bandwidth", Dimension::Bandwidth, host))
-            t->fail("host_bandwidth", "required key is missing");
-        if (!(host > 0)) t->fail("host_bandwidth", "must be > 0");
-        tp.host_bytes_per_cycle = host / a.clock_hz;
+        tp.host_bytes_per_cycle = tp.host_bandwidth / a.clock_hz;
         t->reject_unknown_keys();
         tp.validate();
     }

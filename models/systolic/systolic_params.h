@@ -18,8 +18,12 @@ class StatGroup;
 
 namespace sim::systolic {
 
+/// What feeds the array's SRAM buffers: a fixed bandwidth, or the cycle-level HBM model.
+enum class DramModel { Bandwidth, Hbm };
+
 struct SystolicParams {
     ArrayParams array;
+    DramModel dram_model = DramModel::Bandwidth;
     double dram_bandwidth = 0;  ///< B/s: the preset's (model: bandwidth) or the HBM model's
     /// Set with `dram.model: hbm`: what the cycle-level HBM model of the `hbm:` section
     /// sustained; its bandwidth and energy per byte then drive the array.
@@ -35,12 +39,12 @@ struct SystolicParams {
     void publish(StatGroup& hw) const;
 };
 
-/// The described keys of systolic (the array) and systolic.sram (its buffers' sizes, which
-/// depend on double_buffered, are read by hand); ArrayParams' initialisers are the defaults.
+/// The described keys of systolic (the array), systolic.sram (its buffers), systolic.dram
+/// (what feeds them), systolic.energy (per-event energies) and systolic.tpu (TPU v1's
+/// pipeline); the structs' initialisers are the defaults.
 ParamTable<ArrayParams> array_param_table();
 ParamTable<ArrayParams> sram_param_table();
-/// systolic.energy's per-event energies and systolic.tpu's pipeline (its host_bandwidth, per
-/// array cycle, is read by hand).
+ParamTable<SystolicParams> dram_param_table();
 ParamTable<ArrayParams> energy_param_table();
 ParamTable<TpuParams> tpu_param_table();
 

@@ -3,10 +3,19 @@
 
 namespace sim {
 
+ParamTable<DeviceIdentity> device_identity_param_table() {
+    using P = DeviceIdentity;
+    ParamTable<P> t;
+    t.text("device", &P::device,
+           "the device kind the file describes: gpu, systolic or cim (wallsim list); a CIM "
+           "file may leave it out");
+    t.text("name", &P::name, "free text naming the device in reports, e.g. NVIDIA H100 SXM5");
+    return t;
+}
+
 DeviceIdentity DeviceIdentity::from_config(const ConfigNode& root) {
     DeviceIdentity id;
-    root.get("device", id.device);
-    root.get("name", id.name);
+    device_identity_param_table().read(root, id);
     return id;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/config/config_node.h"
+#include "sim/config/param_table.h"
 
 namespace sim {
 
@@ -21,5 +22,8 @@ struct DeviceIdentity {
     /// The name; throws ConfigError at root when the file has none.
     const std::string& required_name(const ConfigNode& root) const;
 };
+
+/// The described keys `device:` and `name:` at the top of a device file.
+ParamTable<DeviceIdentity> device_identity_param_table();
 
 }  // namespace sim

@@ -23,7 +23,7 @@ namespace sim {
 /// One key of a params table as `wallsim list --params` prints it.
 struct ParamDoc {
     std::string key;   ///< relative to the table's section, e.g. "read_queue"
-    std::string type;  ///< integer, size, quantity, number, time, bool or choice
+    std::string type;  ///< integer, size, quantity, number, time, bool, choice or text
     std::string default_text;
     std::string range;        ///< "1 .. 4096", "at least 0", "open, closed", "true, false"
     std::string unit;         ///< what an integer counts (B for a size); empty for choices, flags
@@ -55,6 +55,10 @@ struct NotDeduced {
 template <typename Params>
 class ParamTable {
   public:
+    /// defaults are what the docs print as each key's default: a default-constructed struct,
+    /// or one instance's own (e.g. one NCCL protocol's, where each differs).
+    explicit ParamTable(Params defaults = Params{}) : defaults_(std::move(defaults)) {}
+
     /// An unsigned integer key read into a uint32_t or uint64_t member, within [least, most].
     template <typename Whole>
     ParamTable& integer(const char* key,
@@ -78,8 +82,8 @@ class ParamTable {
                            const char* description) {
         const WholeBounds b =
             whole_bounds(least, most, most == std::numeric_limits<Whole>::max(), "");
-        Params defaults{};
-        docs_.push_back({key, "integer", std::to_string(at(defaults)), b.range, unit, description});
+        docs_.push_back(
+            {key, "integer", std::to_string(at(defaults_)), b.range, unit, description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             Whole& v = at(p);
             if (n.get(key, v) && (v < least || v > most))
@@ -98,7 +102,8 @@ class ParamTable {
                       const char* description) {
         const WholeBounds b =
             whole_bounds(least, most, most == std::numeric_limits<uint64_t>::max(), " B");
-        docs_.push_back({key, "size", std::to_string(Params{}.*member), b.range, "B", description});
+        docs_.push_back(
+            {key, "size", std::to_string(defaults_.*member), b.range, "B", description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             uint64_t v = 0;
             if (!n.get_size(key, v)) return;
@@ -111,8 +116,8 @@ class ParamTable {
 
     /// A time with a unit ("2us") read into a uint64_t member in whole picoseconds.
     ParamTable& picoseconds(const char* key, uint64_t Params::*member, const char* description) {
-        docs_.push_back({key, "time", format_number(double(Params{}.*member) * 1e-12), "at least 0",
-                         "s", description});
+        docs_.push_back({key, "time", format_number(double(defaults_.*member) * 1e-12),
+                         "at least 0", "s", description});
         readers_.push_back([=](const ConfigNode& n, Params& p) { n.get_time_ps(key, p.*member); });
         return *this;
     }
@@ -127,7 +132,7 @@ class ParamTable {
         std::string range, default_name;
         for (const auto& [name, value] : names) {
             range += (range.empty() ? "" : ", ") + name;
-            if (value == Params{}.*member) default_name = name;
+            if (value == defaults_.*member) default_name = name;
         }
         docs_.push_back({key, "choice", default_name, range, "", description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
@@ -151,9 +156,21 @@ class ParamTable {
                          double least,
                          double most,
                          const char* description) {
+        return quantity_at(
+            key, [member](Params& p) -> double& { return p.*member; }, dim, least, most,
+            description);
+    }
+
+    /// The same for a quantity that at finds in the params (a member of a member).
+    ParamTable& quantity_at(const char* key,
+                            std::function<double&(Params&)> at,
+                            Dimension dim,
+                            double least,
+                            double most,
+                            const char* description) {
         const std::string range = number_range(least, most, false);
-        docs_.push_back({key, "quantity", format_number(Params{}.*member), range, base_unit_of(dim),
-                         description});
+        docs_.push_back(
+            {key, "quantity", format_number(at(defaults_)), range, base_unit_of(dim), description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             double v = 0;
             if (dim == Dimension::Size) {
@@ -166,7 +183,7 @@ class ParamTable {
             if (!(v >= least && v <= most))
                 n.fail(key, "= " + format_number(v) + " " + base_unit_of(dim) +
                                 " is out of range: must be " + range);
-            p.*member = v;
+            at(p) = v;
         });
         return *this;
     }
@@ -181,7 +198,8 @@ class ParamTable {
                        const char* unit,
                        const char* description) {
         const std::string range = number_range(least, most, least_excluded);
-        docs_.push_back({key, "number", format_number(Params{}.*member), range, unit, description});
+        docs_.push_back(
+            {key, "number", format_number(defaults_.*member), range, unit, description});
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             double v = 0;
             if (!n.get(key, v)) return;
@@ -192,10 +210,17 @@ class ParamTable {
         return *this;
     }
 
+    /// Free text (a name, a citation, a preset) read into a string member.
+    ParamTable& text(const char* key, std::string Params::*member, const char* description) {
+        docs_.push_back({key, "text", defaults_.*member, "any", "", description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) { n.get(key, p.*member); });
+        return *this;
+    }
+
     /// A true/false key held in a bool member.
     ParamTable& flag(const char* key, bool Params::*member, const char* description) {
         docs_.push_back(
-            {key, "bool", Params{}.*member ? "true" : "false", "true, false", "", description});
+            {key, "bool", defaults_.*member ? "true" : "false", "true, false", "", description});
         readers_.push_back([=](const ConfigNode& n, Params& p) { n.get(key, p.*member); });
         return *this;
     }
@@ -232,9 +257,19 @@ class ParamTable {
     const std::vector<ParamDoc>& describe() const { return docs_; }
 
   private:
+    Params defaults_;
     std::vector<ParamDoc> docs_;
     std::vector<std::function<void(const ConfigNode&, Params&)>> readers_;
 };
+
+/// The docs of the tables that read one section between them (e.g. sm.count into the
+/// datasheet struct, the rest into the cycle-level SM's), in order.
+template <typename... Tables>
+std::vector<ParamDoc> joined_docs(const Tables&... tables) {
+    std::vector<ParamDoc> all;
+    (all.insert(all.end(), tables.describe().begin(), tables.describe().end()), ...);
+    return all;
+}
 
 /// A Markdown table of docs under a heading naming section and its kind of file: what
 /// `wallsim list --params` prints for each table.

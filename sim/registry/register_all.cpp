@@ -10,6 +10,7 @@
 #include "models/net/register.h"
 #include "models/systolic/register.h"
 #include "models/training/register.h"
+#include "sim/config/device_identity.h"
 #include "sim/import/register.h"
 #include "sim/registry/registry.h"
 #include "sim/system/kind_registry.h"
@@ -17,6 +18,12 @@
 namespace sim {
 
 void register_all(Registry& r) {
+    r.add_params({"(top level)",
+                  "The identity of a device file (sim/config/device_identity.h); each model "
+                  "requires what it needs. `extends:` (a preset name or a file this one "
+                  "overrides key by key) is the loader's (sim/config/loader.h), read before "
+                  "anything else.",
+                  [] { return device_identity_param_table().describe(); }, "device"});
     analytic::register_analytic(r);
     hbm::register_hbm(r);
     gpu::register_gpu(r);

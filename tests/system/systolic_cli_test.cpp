@@ -122,6 +122,16 @@ TEST(SystolicCli, BadInputExitsTwo) {
                 dir),
         "systolic.sram.ifmap");
     expect_bad_input(
+        wallsim("systolic --hw configs/hw/tpu_v1.yaml --set systolic.dram.bandwidth=0B/s "
+                "--gemm 2,2,2",
+                dir),
+        "systolic.dram.bandwidth: = 0 B/s is out of range: must be at least 1");
+    expect_bad_input(
+        wallsim("systolic --hw configs/hw/tpu_v1.yaml --set systolic.tpu.host_bandwidth=0B/s "
+                "--gemm 2,2,2",
+                dir),
+        "systolic.tpu.host_bandwidth: = 0 B/s is out of range: must be at least 1");
+    expect_bad_input(
         wallsim("systolic --hw configs/hw/tpu_v1.yaml --set systolic.rowz=3 --gemm 2,2,2", dir),
         "unknown key");
     expect_bad_input(wallsim("systolic --hw configs/hw/h100.yaml --gemm 2,2,2", dir),

@@ -4,6 +4,7 @@
 // it) and then checked on data it was not fitted to: A100's HPL clock, H100's FP8 GEMMs. The
 // rest follows by mechanism: a compute-bound op at the maximum clock draws more than TDP, so
 // the governor lowers its clock; a memory-bound one does not.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "models/energy/energy_params.h"
@@ -14,6 +15,8 @@
 
 namespace sim::energy {
 namespace {
+
+using ::testing::HasSubstr;
 
 struct Device {
     hw::HardwareParams hw;
@@ -182,6 +185,39 @@ TEST(PowerLimit, BadPowerSettingsNameTheirKey) {
     EXPECT_NE(message({"power.clock_step=-15MHz"}).find("power.clock_step"), std::string::npos);
     EXPECT_NE(message({"energy.technology=tsmc_1nm"}).find("neither a preset"), std::string::npos);
     EXPECT_NE(message({"energy.scale=tdp"}).find("was removed"), std::string::npos);
+    EXPECT_NE(message({"energy.link_per_bit=-1pJ"}).find("energy.link_per_bit: '-1pJ' is negative"),
+              std::string::npos);
+    EXPECT_NE(message({"energy.static_power.per_sm=-1W"}).find("energy.static_power.per_sm"),
+              std::string::npos);
+    EXPECT_NE(message({"hbm.energy.activate=-1pJ"}).find("hbm.energy.activate"), std::string::npos);
+}
+
+// Consistency check: a technology file's keys are read through their descriptions.
+TEST(Technology, BadTechnologyFilesNameFileLineAndKey) {
+    testing::TempDir dir;
+    const auto error_of = [&](const std::string& text) {
+        const std::string path = dir.write("t.yaml", text);
+        try {
+            TechnologyParams::load(path, "", {"test", 0, 0}, "technology");
+        } catch (const ConfigError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_THAT(error_of("name: x\nnominal_volts: 0\nderived_from: tsmc_n7\n"
+                         "power_ratio: {value: 1, source: s}\n"),
+                HasSubstr("t.yaml:2:16: nominal_volts: = 0 is out of range: must be above 0"));
+    EXPECT_THAT(error_of("name: x\nnominal_volts: 0.9\nderived_from: tsmc_n7\n"
+                         "power_ratio: {value: 1}\n"),
+                HasSubstr("power_ratio.source: required key is missing"));
+    EXPECT_THAT(error_of("name: x\nnominal_volts: 0.9\nscale: 1\ncalibration: {hardware: a100, "
+                         "gemm: {m: 1, n: 1, k: 1, dtype: fp12}, unthrottled_tflops: 2, "
+                         "throttled_tflops: 1, source: s}\n"),
+                HasSubstr("calibration.gemm.dtype: 'fp12' is not one of: fp64"));
+    EXPECT_THAT(error_of("name: x\nnominal_volts: 0.9\nscale: 1\ncalibration: {hardware: a100, "
+                         "gemm: {m: 1, n: 1, k: 1, dtype: fp16}, unthrottled_tflops: 1, "
+                         "throttled_tflops: 2, source: s}\n"),
+                HasSubstr("must be at most unthrottled_tflops"));
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ struct TpuParams {
     uint32_t weight_fifo_tiles = 4;    ///< tiles the Weight FIFO holds, >= 1
     uint64_t accumulator_rows = 4096;  ///< 256-wide accumulator rows, >= 2 (halves)
     uint32_t vector_width = 256;       ///< activation-unit results per cycle, >= 1
-    double host_bytes_per_cycle = 0;   ///< PCIe, bytes per array cycle; > 0 when enabled
+    double host_bandwidth = 0;         ///< PCIe, B/s, as the file gives it
+    double host_bytes_per_cycle = 0;   ///< the same per array cycle; > 0 when enabled
     /// Throws ConfigError (key = field) when out of range.
     void validate() const;
 };

@@ -76,7 +76,7 @@ TEST(HardwareParams, ImpossibleValuesAreRejectedWithTheirKey) {
     EXPECT_THAT(config_error([] { load(kMinimal, {"hbm.stacks=0"}); }),
                 HasSubstr("hbm.stacks: = 0 is out of range: must be at least 1"));
     EXPECT_THAT(config_error([] { load(kMinimal, {"sm.count=0"}); }),
-                HasSubstr("sm.count: must be at least 1"));
+                HasSubstr("sm.count: = 0 is out of range: must be at least 1"));
     EXPECT_THAT(config_error([] { load(kMinimal, {"compute.vector.clock=turbo"}); }),
                 HasSubstr("'turbo' is not a clock"));
     EXPECT_THAT(config_error([] { load(kMinimal, {"compute.vector.flops_per_clock.fp32=0"}); }),
@@ -90,6 +90,23 @@ TEST(HardwareParams, ImpossibleValuesAreRejectedWithTheirKey) {
                 HasSubstr("positive whole number"));
     EXPECT_THAT(config_error([] { load(kMinimal, {"runtime.stream_gap=-1us"}); }),
                 HasSubstr("negative"));
+}
+
+TEST(HardwareParams, DatasheetKeysAreReadThroughTheirDescriptions) {
+    const HardwareParams p = load(kMinimal);
+    // A rate without its own clock runs at its unit's; one with a clock keeps it.
+    EXPECT_EQ(p.tensor.at(DType::FP16).clock, "core");
+    EXPECT_EQ(p.tensor.at(DType::FP64).clock, "fast");
+    EXPECT_EQ(p.tensor_clock, "core");
+    EXPECT_EQ(p.collective_channels, HardwareParams{}.collective_channels);
+    EXPECT_THAT(config_error([] { load(kMinimal, {"network.channels=65"}); }),
+                HasSubstr("network.channels: = 65 is out of range: must be between 1 and 64"));
+    EXPECT_THAT(config_error([] { load(kMinimal, {"compute.tensor.sparsity_speedup=0.5"}); }),
+                HasSubstr("= 0.5 is out of range: must be at least 1"));
+    EXPECT_THAT(config_error([] { load(kMinimal, {"l2.size=lots"}); }), HasSubstr("l2.size"));
+    const auto docs = clocks_param_table().describe();
+    ASSERT_EQ(docs.size(), 1u);
+    EXPECT_EQ(docs[0].unit, "Hz");
 }
 
 TEST(HardwareParams, MissingSectionIsNamed) {
