@@ -38,7 +38,7 @@ ParamTable<TransformerShape> model_param_table() {
     using S = TransformerShape;
     constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
     ParamTable<S> t;
-    t.custom({"name", "text", "file stem", "", "", "the model's name in reports"},
+    t.custom({"name", "text", "file stem", "any", "", "the model's name in reports"},
              [](const ConfigNode& n, S& s) { n.get("name", s.name); });
     t.integer("layers", &S::layers, 1, kNoLimit, "layers", "decoder layers L").required();
     t.integer("hidden", &S::hidden, 1, kNoLimit, "", "model width h; heads must divide it")
