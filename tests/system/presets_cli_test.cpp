@@ -110,7 +110,7 @@ TEST(ListParams, OneSectionOrAnErrorNamingTheKnownOnes) {
     EXPECT_THAT(unknown.err, HasSubstr("hbm.controller"));
     const ProcessResult file = run_in(dir, kBin + " list --params network");
     ASSERT_EQ(file.code, 0) << file.err;
-    EXPECT_THAT(file.out, HasSubstr("### `links` (network file)"));
+    EXPECT_THAT(file.out, HasSubstr("### `links.<link>` (network file)"));
     EXPECT_THAT(file.out, HasSubstr("### `nccl` (network file)"));
     const ProcessResult bad = run_in(dir, kBin + " list --parms");
     EXPECT_EQ(bad.code, 2);
