@@ -29,7 +29,7 @@ void register_energy(Registry& r) {
                   "tables and the cycle-level HBM model alike; without the section, 20 pJ per "
                   "bit read or written (Horowitz) and no ACT or REF energy.",
                   [] { return hbm_energy_param_table().describe(); }});
-    r.add_params({"technology",
+    r.add_params({"(top level)",
                   "The top level of a technology file (configs/technology/; models/energy/"
                   "technology.h): give scale with calibration:, or derived_from with "
                   "power_ratio:.",

@@ -196,6 +196,13 @@ ParamTable<HbmCoreConfig> timing_param_table() {
 ParamTable<HbmCoreConfig> mapping_param_table() {
     using P = HbmCoreConfig;
     ParamTable<P> t;
+    t.custom({"layout", "list", "required",
+              "offset, column[:bits], pseudo_channel, channel, stack, sid, bank_group, "
+              "bank, row (last); each field once, a name:N part of it before",
+              "",
+              "the address's fields from the least significant bit; name:N takes 2^N of that "
+              "field there and the plain name the rest"},
+             [](const ConfigNode& n, P& p) { n.require("layout", p.layout); });
     t.flag("xor_bank_with_row", &P::xor_bank_with_row,
            "XOR the row's low bits into the bank and bank-group bits, so that consecutive rows "
            "of one bank land in different banks");
@@ -319,7 +326,6 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     }
 
     const ConfigNode map = hbm.child("mapping");
-    map.require("layout", c.layout);
     mapping_param_table().read(map, c);
     try {
         const AddressMapping mapping(mapping_shape_of(c), c.layout, c.xor_bank_with_row,

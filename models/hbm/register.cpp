@@ -56,13 +56,11 @@ void register_hbm(Registry& r) {
                   "pseudo_channel.h): queues, write drain, row policy, refresh.",
                   [] { return controller_param_table().describe(); }});
     r.add_params({"hbm.organisation",
-                  "The shape of each stack (models/hbm/core/dram_timing.h); row_bytes, the DRAM "
-                  "row, is required too and read with the device's figures.",
+                  "The shape of each stack (models/hbm/core/dram_timing.h); row_bytes is read "
+                  "with the device's figures (models/hw/hw_params.h).",
                   [] {
-                      std::vector<ParamDoc> docs = organisation_param_table().describe();
-                      const ParamTable<BurstKeys> bursts = burst_param_table();
-                      docs.insert(docs.end(), bursts.describe().begin(), bursts.describe().end());
-                      return docs;
+                      return joined_docs(organisation_param_table(), burst_param_table(),
+                                         hw::hbm_row_param_table());
                   }});
     r.add_params({"hbm.timing",
                   "JEDEC timing of the cycle-level HBM (models/hbm/core/dram_timing.h), per "
@@ -74,8 +72,8 @@ void register_hbm(Registry& r) {
                   [] { return command_bus_param_table().describe(); }});
     r.add_params({"hbm.mapping",
                   "How an address splits into stack, channel, pseudo-channel, bank and row "
-                  "(models/hbm/core/address_mapping.h). hbm.mapping.layout, the list of fields "
-                  "from the least significant bit, is required; these switch its hashes.",
+                  "(models/hbm/core/address_mapping.h): the layout of its fields, and the "
+                  "hashes over them.",
                   [] { return mapping_param_table().describe(); }});
 }
 

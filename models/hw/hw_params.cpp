@@ -84,6 +84,15 @@ ParamTable<HbmParams> hbm_param_table() {
     return t;
 }
 
+ParamTable<HbmParams> hbm_row_param_table() {
+    using P = HbmParams;
+    ParamTable<P> t;
+    t.bytes("row_bytes", &P::row_bytes, uint64_t{0}, uint64_t{1} << 30,
+            "a DRAM row (page) of one bank; the cycle-level model requires it, a multiple of "
+            "its burst");
+    return t;
+}
+
 ParamTable<HardwareParams> sm_count_param_table() {
     using P = HardwareParams;
     ParamTable<P> t;
@@ -191,8 +200,7 @@ HbmParams HbmParams::from_config(const ConfigNode& root) {
     HbmParams p;
     const ConfigNode hbm = root.child("hbm");
     hbm_param_table().read(hbm, p);
-    if (const auto org = hbm.optional_child("organisation"))
-        org->get_size("row_bytes", p.row_bytes);
+    if (const auto org = hbm.optional_child("organisation")) hbm_row_param_table().read(*org, p);
     return p;
 }
 

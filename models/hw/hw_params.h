@@ -129,6 +129,8 @@ struct HardwareParams {
 /// compute.vector and compute.tensor, l2.size, network.channels); the structs' initialisers
 /// are the defaults.
 ParamTable<HbmParams> hbm_param_table();
+/// hbm.organisation.row_bytes, the one organisation key every model reads.
+ParamTable<HbmParams> hbm_row_param_table();
 ParamTable<HardwareParams> sm_count_param_table();
 ParamTable<HardwareParams> clocks_param_table();
 ParamTable<HardwareParams> compute_param_table(ComputeUnit unit);

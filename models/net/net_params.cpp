@@ -17,7 +17,6 @@ LinkParams read_link(const ConfigNode& links, const std::string& key, bool requi
         if (required) links.fail(key, "required link is missing");
         return l;
     }
-    n->get("kind", l.kind);
     link_param_table().read(*n, l);
     return l;
 }
@@ -60,6 +59,7 @@ ParamTable<ProtocolParams> protocol_param_table(Protocol protocol) {
 ParamTable<NetParams> network_param_table() {
     using P = NetParams;
     ParamTable<P> t;
+    t.text("name", &P::name, "free text naming the cluster in reports");
     t.integer("nodes", &P::nodes, 1, 16384, "nodes", "nodes of the cluster").required();
     t.integer("gpus_per_node", &P::gpus_per_node, 1, 64, "GPUs", "GPUs in each node").required();
     t.options("intra_node", &P::intra_node, {{"nvswitch", "nvswitch"}, {"pcie_tree", "pcie_tree"}},
@@ -85,6 +85,9 @@ ParamTable<NetParams> fabric_param_table() {
 ParamTable<LinkParams> link_param_table() {
     using P = LinkParams;
     ParamTable<P> t;
+    t.custom({"kind", "text", "the link's key", "any", "",
+              "names the link in reports, e.g. nvlink4 or ib_ndr"},
+             [](const ConfigNode& n, P& l) { n.get("kind", l.kind); });
     t.quantity("bandwidth", &P::bandwidth, Dimension::Bandwidth, 1,
                std::numeric_limits<double>::infinity(), "raw rate per direction, e.g. 450GB/s")
         .required();
@@ -129,7 +132,6 @@ ParamTable<NcclParams> nccl_param_table() {
 
 NetParams NetParams::from_config(const ConfigNode& root) {
     NetParams p;
-    root.get("name", p.name);
     network_param_table().read(root, p);
     const ConfigNode links = root.child("links");
     p.nvlink = read_link(links, "nvlink", p.intra_node == "nvswitch" && p.gpus_per_node > 1);

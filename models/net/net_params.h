@@ -43,9 +43,8 @@ struct NetParams {
 ParamTable<NcclParams> nccl_param_table();
 /// nccl.simple, nccl.ll or nccl.ll128: one protocol's keys, with NCCL's defaults for it.
 ParamTable<ProtocolParams> protocol_param_table(Protocol protocol);
-/// The described keys of a network file's top level, fabric:, links.<link> (kind, a name the
-/// reports group by, is read by hand) and collective:; the structs' initialisers are the
-/// defaults.
+/// The described keys of a network file's top level, fabric:, links.<link> and collective:;
+/// the structs' initialisers are the defaults.
 ParamTable<NetParams> network_param_table();
 ParamTable<NetParams> fabric_param_table();
 ParamTable<LinkParams> link_param_table();

@@ -33,13 +33,12 @@ void register_net(Registry& r) {
                    "collectives over a cluster network: time, algbw and busbw per message size "
                    "as nccl-tests reports them, link utilisation (--help)",
                    run_net_command});
-    r.add_params({"network",
+    r.add_params({"(top level)",
                   "The top level of a cluster network file (configs/net/; models/net/"
                   "net_params.h): its shape.",
                   [] { return network_param_table().describe(); }, "network"});
-    r.add_params({"links",
-                  "Each link of a network file: links.nvlink, links.pcie and links.nic; their "
-                  "kind (default: the link's key) names them in reports.",
+    r.add_params({"links.<link>",
+                  "Each link of a network file: links.nvlink, links.pcie and links.nic.",
                   [] { return link_param_table().describe(); }, "network"});
     r.add_params({"fabric", "A network file's leaf-spine fabric (nodes > 1).",
                   [] { return fabric_param_table().describe(); }, "network"});

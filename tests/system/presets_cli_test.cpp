@@ -111,7 +111,7 @@ TEST(ListParams, OneSectionOrAnErrorNamingTheKnownOnes) {
     EXPECT_THAT(unknown.err, HasSubstr("hbm.controller"));
     const ProcessResult file = run_in(dir, kBin + " list --params network");
     ASSERT_EQ(file.code, 0) << file.err;
-    EXPECT_THAT(file.out, HasSubstr("### `links` (network file)"));
+    EXPECT_THAT(file.out, HasSubstr("### `links.<link>` (network file)"));
     EXPECT_THAT(file.out, HasSubstr("### `nccl` (network file)"));
     const ProcessResult cim = run_in(dir, kBin + " list --params cim");
     ASSERT_EQ(cim.code, 0) << cim.err;
