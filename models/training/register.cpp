@@ -11,7 +11,7 @@ void register_training(Registry& r) {
                    "training memory of a transformer on one GPU: weights, gradients, Adam "
                    "states and activations, beside the textbook's 16P/18P/20P (--help)",
                    run_memory_command});
-    r.add_params({"model",
+    r.add_params({"(top level)",
                   "The top level of a model file (configs/models/; models/training/core/"
                   "transformer_shape.h): a decoder-only transformer's shape, for wallsim memory "
                   "and tools/gen_transformer_trace. heads must divide hidden and kv_heads must "

@@ -121,7 +121,7 @@ TEST(ListParams, OneSectionOrAnErrorNamingTheKnownOnes) {
     EXPECT_THAT(cim.out, Not(HasSubstr("(gpu file)")));
     const ProcessResult model = run_in(dir, kBin + " list --params model");
     ASSERT_EQ(model.code, 0) << model.err;
-    EXPECT_THAT(model.out, HasSubstr("### `model` (model file)"));
+    EXPECT_THAT(model.out, HasSubstr("### `(top level)` (model file)"));
     EXPECT_THAT(model.out, HasSubstr("| `kv_heads` | integer | `heads` | at least 1 | heads |"));
     const ProcessResult bad = run_in(dir, kBin + " list --parms");
     EXPECT_EQ(bad.code, 2);

@@ -111,7 +111,9 @@ INSTANTIATE_TEST_SUITE_P(Configs,
                          testing::Values(PresetFolder{"hw", {"device", "gpu", "systolic"}},
                                          PresetFolder{"hbm", {"device", "gpu"}},
                                          PresetFolder{"net", {"network"}},
-                                         PresetFolder{"technology", {"technology"}}),
+                                         PresetFolder{"technology", {"technology"}},
+                                         PresetFolder{"cim", {"device", "cim"}},
+                                         PresetFolder{"models", {"model"}}),
                          [](const testing::TestParamInfo<PresetFolder>& info) {
                              return std::string(info.param.folder);
                          });
