@@ -14,23 +14,6 @@ namespace {
 
 constexpr double kNoLimit = std::numeric_limits<double>::infinity();
 
-// A quantity above 0 (ParamTable::quantity's ranges include their least value).
-template <typename P>
-ParamTable<P>& positive_quantity(
-    ParamTable<P>& t, const char* key, double P::*member, Dimension dim, const char* description) {
-    const std::string range = number_range(0, kNoLimit, true);
-    const std::string unit = base_unit_of(dim);
-    return t.custom({key, "quantity", format_number(P{}.*member), range, unit, description},
-                    [=](const ConfigNode& n, P& p) {
-                        double v = 0;
-                        if (!n.get_quantity(key, dim, v)) return;
-                        if (!(v > 0))
-                            n.fail(key, "= " + format_number(v) + " " + unit +
-                                            " is out of range: must be " + range);
-                        p.*member = v;
-                    });
-}
-
 // Reports an InvalidParam at its key ("section.key") in the file.
 [[noreturn]] void fail_at(const ConfigNode& root, const InvalidParam& e) {
     const std::string& key = e.key();
@@ -59,11 +42,11 @@ ParamTable<CrossbarConfig> crossbar_param_table() {
     t.integer("columns_per_adc", &P::columns_per_adc, 1, 4096, "columns",
               "columns multiplexed onto one ADC; must divide columns")
         .required();
-    positive_quantity(t, "adc_sample_rate", &P::adc_sample_rate_hz, Dimension::Frequency,
-                      "conversions per second of one ADC")
+    t.positive_quantity("adc_sample_rate", &P::adc_sample_rate_hz, Dimension::Frequency,
+                        "conversions per second of one ADC")
         .required();
-    positive_quantity(t, "read_time", &P::read_time_s, Dimension::Time,
-                      "shortest read cycle: settle, sample and hold")
+    t.positive_quantity("read_time", &P::read_time_s, Dimension::Time,
+                        "shortest read cycle: settle, sample and hold")
         .required();
     t.number("adc_full_scale", &P::adc_full_scale, 0, 1, true, "ratio",
              "ADC range as a fraction of the largest column sum");
@@ -92,10 +75,10 @@ ParamTable<NonidealityConfig> nonideality_param_table() {
              "Gaussian write error left after write-verify");
     t.number("drift_nu", &P::drift_nu, 0, kNoLimit, false, "",
              "drift exponent: G(t) = G0 (t / t0)^-nu");
-    positive_quantity(t, "drift_t0", &P::drift_t0_s, Dimension::Time,
-                      "time after programming at which G = G0");
-    positive_quantity(t, "time_since_programming", &P::time_since_programming_s, Dimension::Time,
-                      "when the reads happen");
+    t.positive_quantity("drift_t0", &P::drift_t0_s, Dimension::Time,
+                        "time after programming at which G = G0");
+    t.positive_quantity("time_since_programming", &P::time_since_programming_s, Dimension::Time,
+                        "when the reads happen");
     t.number("nonlinearity", &P::nonlinearity, 0, 10, false, "",
              "k in I = G V_r sinh(k V / V_r) / k; 0: Ohmic");
     t.number("wire_resistance_ohm", &P::wire_resistance_ohm, 0, kNoLimit, false, "ohm",
@@ -125,11 +108,11 @@ ParamTable<OrganisationConfig> organisation_param_table() {
     t.integer("imas_per_tile", &P::imas_per_tile, 1, 1u << 16, "IMAs", "IMAs in one tile")
         .required();
     t.integer("tiles", &P::tiles, 1, 1u << 20, "tiles", "tiles on the chip").required();
-    positive_quantity(t, "tile_buffer_bandwidth", &P::tile_buffer_bandwidth, Dimension::Bandwidth,
-                      "per tile: its eDRAM buffer to its IMAs")
+    t.positive_quantity("tile_buffer_bandwidth", &P::tile_buffer_bandwidth, Dimension::Bandwidth,
+                        "per tile: its eDRAM buffer to its IMAs")
         .required();
-    positive_quantity(t, "network_bandwidth", &P::network_bandwidth, Dimension::Bandwidth,
-                      "per tile: into the on-chip network")
+    t.positive_quantity("network_bandwidth", &P::network_bandwidth, Dimension::Bandwidth,
+                        "per tile: into the on-chip network")
         .required();
     return t;
 }
@@ -137,7 +120,7 @@ ParamTable<OrganisationConfig> organisation_param_table() {
 ParamTable<ProgrammingConfig> programming_param_table() {
     using P = ProgrammingConfig;
     ParamTable<P> t;
-    positive_quantity(t, "pulse_time", &P::pulse_time_s, Dimension::Time, "one SET or RESET pulse");
+    t.positive_quantity("pulse_time", &P::pulse_time_s, Dimension::Time, "one SET or RESET pulse");
     t.quantity("verify_time", &P::verify_time_s, Dimension::Time, 0, kNoLimit, "one verify read");
     t.quantity("pulse_energy", &P::pulse_energy_j, Dimension::Energy, 0, kNoLimit,
                "one pulse on one cell");

@@ -7,6 +7,7 @@
 // table, and docs/configuration.md holds that output.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -168,24 +169,18 @@ class ParamTable {
                             double least,
                             double most,
                             const char* description) {
-        const std::string range = number_range(least, most, false);
-        docs_.push_back(
-            {key, "quantity", format_number(at(defaults_)), range, base_unit_of(dim), description});
-        readers_.push_back([=](const ConfigNode& n, Params& p) {
-            double v = 0;
-            if (dim == Dimension::Size) {
-                uint64_t bytes = 0;
-                if (!n.get_size(key, bytes)) return;
-                v = static_cast<double>(bytes);
-            } else if (!n.get_quantity(key, dim, v)) {
-                return;
-            }
-            if (!(v >= least && v <= most))
-                n.fail(key, "= " + format_number(v) + " " + base_unit_of(dim) +
-                                " is out of range: must be " + range);
-            at(p) = v;
-        });
-        return *this;
+        return quantity_in(key, std::move(at), dim, least, most, false, description);
+    }
+
+    /// A quantity above 0, for what divides or paces (a rate, a cycle time), read into a double
+    /// member in base units.
+    ParamTable& positive_quantity(const char* key,
+                                  double Params::*member,
+                                  Dimension dim,
+                                  const char* description) {
+        return quantity_in(
+            key, [member](Params& p) -> double& { return p.*member; }, dim, 0,
+            std::numeric_limits<double>::infinity(), true, description);
     }
 
     /// A plain number read into a double member, within [least, most], or (least, most] with
@@ -203,7 +198,7 @@ class ParamTable {
         readers_.push_back([=](const ConfigNode& n, Params& p) {
             double v = 0;
             if (!n.get(key, v)) return;
-            if (!((least_excluded ? v > least : v >= least) && v <= most))
+            if (!((least_excluded ? v > least : v >= least) && v <= most && std::isfinite(v)))
                 n.fail(key, "= " + format_number(v) + " is out of range: must be " + range);
             p.*member = v;
         });
@@ -257,6 +252,34 @@ class ParamTable {
     const std::vector<ParamDoc>& describe() const { return docs_; }
 
   private:
+    // A quantity within [least, most], or (least, most] with least_excluded; never infinite.
+    ParamTable& quantity_in(const char* key,
+                            std::function<double&(Params&)> at,
+                            Dimension dim,
+                            double least,
+                            double most,
+                            bool least_excluded,
+                            const char* description) {
+        const std::string range = number_range(least, most, least_excluded);
+        docs_.push_back(
+            {key, "quantity", format_number(at(defaults_)), range, base_unit_of(dim), description});
+        readers_.push_back([=](const ConfigNode& n, Params& p) {
+            double v = 0;
+            if (dim == Dimension::Size) {
+                uint64_t bytes = 0;
+                if (!n.get_size(key, bytes)) return;
+                v = static_cast<double>(bytes);
+            } else if (!n.get_quantity(key, dim, v)) {
+                return;
+            }
+            if (!((least_excluded ? v > least : v >= least) && v <= most && std::isfinite(v)))
+                n.fail(key, "= " + format_number(v) + " " + base_unit_of(dim) +
+                                " is out of range: must be " + range);
+            at(p) = v;
+        });
+        return *this;
+    }
+
     Params defaults_;
     std::vector<ParamDoc> docs_;
     std::vector<std::function<void(const ConfigNode&, Params&)>> readers_;

@@ -113,5 +113,32 @@ TEST(ParamTable, QuantitiesAreReadInTheBaseUnitAndNumbersCheckAnOpenLowerBound) 
     EXPECT_EQ(table.describe()[2].range, "above 0 and at most 1");
 }
 
+struct ClockParams {
+    double rate = 1e9;
+    std::string name = "core";
+};
+
+TEST(ParamTable, PositiveQuantitiesRejectZeroAndInfinityAndTextKeepsItsDefault) {
+    ParamTable<ClockParams> t;
+    t.positive_quantity("rate", &ClockParams::rate, Dimension::Frequency, "conversions a second");
+    t.text("name", &ClockParams::name, "what reports call it");
+    ClockParams p;
+    t.read(section("queue:\n  rate: 2GHz\n"), p);
+    EXPECT_DOUBLE_EQ(p.rate, 2e9);
+    EXPECT_EQ(p.name, "core");
+    EXPECT_THAT(config_error([&] { t.read(section("queue:\n  rate: 0Hz\n"), p); }),
+                HasSubstr("queue.rate: = 0 Hz is out of range: must be above 0"));
+    EXPECT_THAT(config_error([&] { t.read(section("queue:\n  rate: 1e308GHz\n"), p); }),
+                HasSubstr("queue.rate: = inf Hz is out of range"));
+    EXPECT_EQ(t.describe()[0].range, "above 0");
+    EXPECT_EQ(t.describe()[1].default_text, "core");
+    // Defaults of one instance, where instances differ.
+    ClockParams fast;
+    fast.rate = 3e9;
+    ParamTable<ClockParams> per_instance(fast);
+    per_instance.positive_quantity("rate", &ClockParams::rate, Dimension::Frequency, "");
+    EXPECT_EQ(per_instance.describe()[0].default_text, "3e+09");
+}
+
 }  // namespace
 }  // namespace sim
