@@ -207,7 +207,8 @@ class ParamTable {
 
     /// Free text (a name, a citation, a preset) read into a string member.
     ParamTable& text(const char* key, std::string Params::*member, const char* description) {
-        docs_.push_back({key, "text", defaults_.*member, "any", "", description});
+        const std::string& given = defaults_.*member;
+        docs_.push_back({key, "text", given.empty() ? "none" : given, "any", "", description});
         readers_.push_back([=](const ConfigNode& n, Params& p) { n.get(key, p.*member); });
         return *this;
     }
