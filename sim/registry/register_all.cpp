@@ -24,6 +24,14 @@ void register_all(Registry& r) {
                   "overrides key by key) is the loader's (sim/config/loader.h), read before "
                   "anything else.",
                   [] { return device_identity_param_table().describe(); }, "device"});
+    r.add_params({"instances.<memory>",
+                  "A system file's instance of kind memory (sim/tlm/chunk_memory.h); "
+                  "docs/architecture.md describes system files.",
+                  [] { return system::memory_param_docs(); }, "system"});
+    r.add_params({"instances.<interconnect>",
+                  "A system file's instance of kind interconnect (sim/tlm/interconnect.h): a "
+                  "crossbar joining several memory initiators to one target.",
+                  [] { return system::interconnect_param_docs(); }, "system"});
     analytic::register_analytic(r);
     hbm::register_hbm(r);
     gpu::register_gpu(r);

@@ -2,6 +2,7 @@
 #include "sim/system/kind_registry.h"
 
 #include <cstdio>
+#include <limits>
 
 #include "sim/core/error.h"
 #include "sim/tlm/chunk_memory.h"
@@ -42,18 +43,49 @@ class MemoryModule final : public tlm_util::ChunkMemory {
     const char* kind() const override { return "memory"; }
 };
 
-BuiltModule build_memory(const std::string& name, const ConfigNode& c) {
-    tlm_util::ChunkMemoryParams p;
+// What a memory instance's keys say; ChunkMemoryParams' initialisers are the defaults.
+struct MemoryKeys {
     bool ideal = false;
-    c.get("ideal", ideal);
-    c.get_quantity("bandwidth", Dimension::Bandwidth, p.bandwidth);
-    if (ideal && p.bandwidth > 0) c.fail("bandwidth", "an ideal memory has no bandwidth");
-    if (!ideal && !(p.bandwidth > 0))
+    double bandwidth = tlm_util::ChunkMemoryParams{}.bandwidth;
+    uint32_t queue = tlm_util::ChunkMemoryParams{}.queue_chunks;
+};
+
+ParamTable<MemoryKeys> memory_param_table() {
+    using P = MemoryKeys;
+    ParamTable<P> t;
+    t.flag("ideal", &P::ideal, "no bandwidth limit: a request is served when it arrives");
+    t.quantity("bandwidth", &P::bandwidth, Dimension::Bandwidth, 0,
+               std::numeric_limits<double>::infinity(),
+               "what it moves, reads and writes alike; required (above 0) unless ideal");
+    t.integer("queue", &P::queue, 1, 1u << 20, "chunks",
+              "requests it holds before the next must wait");
+    return t;
+}
+
+struct InterconnectKeys {
+    uint64_t latency_ps = tlm_util::InterconnectParams{}.latency.value();
+    uint32_t queue = tlm_util::InterconnectParams{}.queue_chunks;
+};
+
+ParamTable<InterconnectKeys> interconnect_param_table() {
+    using P = InterconnectKeys;
+    ParamTable<P> t;
+    t.picoseconds("latency", &P::latency_ps, "added to a request each way");
+    t.integer("queue", &P::queue, 1, 1u << 20, "chunks",
+              "requests it holds before the next must wait");
+    return t;
+}
+
+BuiltModule build_memory(const std::string& name, const ConfigNode& c) {
+    MemoryKeys keys;
+    memory_param_table().read(c, keys);
+    const bool ideal = keys.ideal;
+    if (ideal && keys.bandwidth > 0) c.fail("bandwidth", "an ideal memory has no bandwidth");
+    if (!ideal && !(keys.bandwidth > 0))
         c.fail("bandwidth", "required, a bandwidth > 0 (e.g. 34GB/s), or ideal: true");
-    uint64_t queue = p.queue_chunks;
-    c.get("queue", queue);
-    if (queue < 1 || queue > 1u << 20) c.fail("queue", "must be in 1..1048576 chunks");
-    p.queue_chunks = static_cast<uint32_t>(queue);
+    tlm_util::ChunkMemoryParams p;
+    p.bandwidth = keys.bandwidth;
+    p.queue_chunks = keys.queue;
     c.reject_unknown_keys_recursive();
     BuiltModule b;
     auto m = std::make_unique<MemoryModule>(name.c_str(), p);
@@ -67,14 +99,12 @@ BuiltModule build_memory(const std::string& name, const ConfigNode& c) {
 }
 
 BuiltModule build_interconnect(const std::string& name, const ConfigNode& c) {
+    InterconnectKeys keys;
+    interconnect_param_table().read(c, keys);
+    const uint64_t latency = keys.latency_ps;
     tlm_util::InterconnectParams p;
-    uint64_t latency = 0;
-    c.get_time_ps("latency", latency);
     p.latency = TimePs{latency};
-    uint64_t queue = p.queue_chunks;
-    c.get("queue", queue);
-    if (queue < 1 || queue > 1u << 20) c.fail("queue", "must be in 1..1048576 chunks");
-    p.queue_chunks = static_cast<uint32_t>(queue);
+    p.queue_chunks = keys.queue;
     c.reject_unknown_keys_recursive();
     BuiltModule b;
     auto m = std::make_unique<tlm_util::Interconnect>(name.c_str(), p);
@@ -93,6 +123,14 @@ BuiltModule build_interconnect(const std::string& name, const ConfigNode& c) {
 }
 
 }  // namespace
+
+std::vector<ParamDoc> memory_param_docs() {
+    return memory_param_table().describe();
+}
+
+std::vector<ParamDoc> interconnect_param_docs() {
+    return interconnect_param_table().describe();
+}
 
 void register_generic_kinds(KindRegistry& kinds) {
     kinds.add({"memory",

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <vector>
 
+#include "sim/config/param_table.h"
 #include "sim/system/module_kind.h"
 
 namespace sim::system {
@@ -26,5 +27,10 @@ class KindRegistry {
 
 /// The kinds that need no model knowledge: memory (a bandwidth) and interconnect.
 void register_generic_kinds(KindRegistry& kinds);
+
+/// The described keys of a system file's memory and interconnect instances (besides kind:
+/// and extends:), for `wallsim list --params system`.
+std::vector<ParamDoc> memory_param_docs();
+std::vector<ParamDoc> interconnect_param_docs();
 
 }  // namespace sim::system

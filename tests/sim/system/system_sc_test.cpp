@@ -194,6 +194,31 @@ TEST(SystemBuilder, AnUnboundMemoryPortIsAConfigError) {
                  "gpu0.mem is not connected");
 }
 
+TEST(SystemBuilder, AMemoryQueueIsCheckedAgainstItsDescription) {
+    Fixture fx;
+    expect_error(fx,
+                 ("instances:\n"
+                  "  gpu0: {extends: HW/h100.yaml}\n"
+                  "  mem0: {kind: memory, bandwidth: 10GB/s, queue: 0}\n"
+                  "connections:\n"
+                  "  - gpu0.mem -> mem0\n"),
+                 "test_system.yaml:3:50",
+                 "queue: = 0 is out of range: must be between 1 and 1048576");
+}
+
+TEST(SystemBuilder, AnInterconnectLatencyNeedsAUnit) {
+    Fixture fx;
+    expect_error(fx,
+                 ("instances:\n"
+                  "  gpu0: {extends: HW/h100.yaml}\n"
+                  "  mem0: {kind: memory, ideal: true}\n"
+                  "  noc0: {kind: interconnect, latency: fast}\n"
+                  "connections:\n"
+                  "  - gpu0.mem -> noc0\n"
+                  "  - noc0 -> mem0\n"),
+                 "test_system.yaml:4:39", "latency: 'fast': expected a number with a unit");
+}
+
 TEST(SystemBuilder, TwoInitiatorsOnOneMemoryNeedAnInterconnect) {
     Fixture fx;
     expect_error(fx,
