@@ -264,6 +264,19 @@ int run_memory_command(const Registry& /*registry*/, const std::vector<std::stri
                 {"microbatches", o.parallel.microbatches}};
     }
     if (vm.count("json")) {
+        // The model as read (defaults applied), so that tools need no reader of their own.
+        const TransformerShape& shape = model.shape;
+        meta["shape"] = {{"name", shape.name},
+                         {"layers", shape.layers},
+                         {"hidden", shape.hidden},
+                         {"heads", shape.heads},
+                         {"kv_heads", shape.kv_heads},
+                         {"ffn_hidden", shape.ffn_hidden},
+                         {"mlp", to_string(shape.mlp)},
+                         {"vocab", shape.vocab},
+                         {"tied_embeddings", shape.tied_embeddings},
+                         {"seq", shape.seq},
+                         {"micro_batch", shape.micro_batch}};
         Json json;
         json["meta"] = meta;
         const Json tree = stats.to_json();  // items() must not outlive it

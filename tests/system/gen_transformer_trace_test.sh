@@ -82,4 +82,14 @@ for args in "--model 7x" "--model 7b --batch -1" "--model 7b --layers-simulated 
   [ "$code" -eq 2 ] || { echo "$args: expected exit 2, got $code"; exit 1; }
   [ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "$args: expected one error line"; cat "$tmp/err"; exit 1; }
 done
+# A bad model file is wallsim's own message: the generator reads the model through wallsim.
+printf 'layers: 2\nhidden: 64\nheads: 4\nffn_hidden: 128\nvocab: 100\nseq: 0\n' >"$tmp/bad_model.yaml"
+set +e
+WALLSIM="$wallsim" tools/gen_transformer_trace --model "$tmp/bad_model.yaml" -o "$tmp/bad.jsonl" \
+  2>"$tmp/err"; code=$?
+set -e
+[ "$code" -eq 2 ] || { echo "bad model: expected exit 2, got $code"; exit 1; }
+grep -q "bad_model.yaml:6:6: seq: = 0 is out of range: must be at least 1" "$tmp/err" ||
+  { echo "bad model: unexpected message"; cat "$tmp/err"; exit 1; }
+[ ! -e "$tmp/bad.jsonl" ] || { echo "bad model: wrote a trace"; exit 1; }
 echo "gen_transformer_trace ok"
