@@ -51,13 +51,11 @@ void read_static_power(const ConfigNode& en, EnergyParams& p) {
         static_power_param_table().read(*blocks, p.static_rates);
         return;
     }
-    double watts = 0;
-    if (!en.get_quantity("static_power", Dimension::Power, watts)) return;
-    if (watts < 0)
-        en.fail("static_power", "= " + format_number(watts) + " W is out of range: must be " +
-                                    number_range(0, kUnbounded, false));
-    p.static_rates = StaticPowerRates{};
-    p.static_rates.other = watts;
+    // One figure: the whole board's, checked as the per-block rates are.
+    ParamTable<StaticPowerRates> board;
+    board.quantity("static_power", &StaticPowerRates::other, Dimension::Power, 0, kUnbounded,
+                   "the whole board");
+    board.read(en, p.static_rates);
 }
 
 }  // namespace

@@ -26,8 +26,9 @@ void register_energy(Registry& r) {
                   [] { return static_power_param_table().describe(); }});
     r.add_params({"hbm.energy",
                   "HBM energy per event (models/energy/core/energy_table.h), for the analytic "
-                  "tables and the cycle-level HBM model alike; without the section, 20 pJ per "
-                  "bit read or written (Horowitz) and no ACT or REF energy.",
+                  "tables and the cycle-level HBM model alike. The cycle-level model requires "
+                  "the section; without it the analytic tables charge 20 pJ per bit read or "
+                  "written (Horowitz) and no ACT or REF energy.",
                   [] { return hbm_energy_param_table().describe(); }});
     r.add_params({"(top level)",
                   "The top level of a technology file (configs/technology/; models/energy/"
