@@ -15,7 +15,10 @@ BankTiming::BankTiming(const DramTiming& t, const PseudoChannelShape& shape)
                        : -1),
       stack_ids_(std::max(shape.stack_ids, 1u)),
       groups_per_stack_id_(shape.bank_groups / std::max(shape.stack_ids, 1u)),
-      banks_(shape.banks()),
+      bank_act_(shape.banks()),
+      bank_pre_(shape.banks()),
+      bank_rd_(shape.banks()),
+      bank_wr_(shape.banks()),
       open_rows_(shape.banks(), kClosed),
       groups_(shape.bank_groups) {
     SIM_ASSERT(shape.bank_groups % stack_ids_ == 0, "bank groups split unevenly over stack IDs");
@@ -41,43 +44,39 @@ bool BankTiming::all_closed() const {
 uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
     switch (cmd) {
         case Command::ACT: {
-            const Bank& b = banks_[bank];
             const Group& g = groups_[group_of(bank)];
-            const uint64_t done = std::max(b.next_act, g.next_act);
+            const uint64_t done = std::max(bank_act_[bank], g.next_act);
             return std::max(done > t_.act_extra ? done - t_.act_extra : 0, earliest_any_activate());
         }
-        case Command::PRE: return std::max(banks_[bank].next_pre, next_pre_);
+        case Command::PRE: return std::max(bank_pre_[bank], next_pre_);
         case Command::RD: {
             const Group& g = groups_[group_of(bank)];
-            return std::max({banks_[bank].next_rd, g.next_rd, next_rd_});
+            return std::max({bank_rd_[bank], g.next_rd, next_rd_});
         }
         case Command::WR: {
             const Group& g = groups_[group_of(bank)];
-            return std::max({banks_[bank].next_wr, g.next_wr, next_wr_});
+            return std::max({bank_wr_[bank], g.next_wr, next_wr_});
         }
         case Command::REF: {
-            uint64_t e = 0;
-            for (const Bank& b : banks_)
-                e = std::max(e, b.next_act);
-            return e;
+            return *std::max_element(bank_act_.begin(), bank_act_.end());
         }
         case Command::REFPB:
             // Next-ACT cycles are complete-ACT cycles, which is what a one-cycle REFpb waits
             // for (tRP, tRC, tRFCpb of the bank; tRRD_S after any ACT; tRREFD).
-            return std::max({banks_[bank].next_act, next_act_, next_refpb_});
+            return std::max({bank_act_[bank], next_act_, next_refpb_});
     }
     return 0;
 }
 
 void BankTiming::idle_refresh(uint64_t at) {
     std::fill(open_rows_.begin(), open_rows_.end(), kClosed);
-    for (Bank& b : banks_)
-        raise(b.next_act, at + t_.rfc);
+    for (uint64_t& act : bank_act_)
+        raise(act, at + t_.rfc);
 }
 
 void BankTiming::idle_refresh_bank(uint32_t bank, uint64_t at) {
     open_rows_[bank] = kClosed;
-    raise(banks_[bank].next_act, at + t_.rfc_pb);
+    raise(bank_act_[bank], at + t_.rfc_pb);
     raise(next_act_, at + t_.rrefd);
     raise(next_refpb_, at + t_.rrefd);
 }
@@ -86,14 +85,13 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
     SIM_ASSERT(now >= earliest(cmd, bank), "command issued before it is legal");
     switch (cmd) {
         case Command::ACT: {
-            Bank& b = banks_[bank];
             SIM_ASSERT(open_rows_[bank] == kClosed, "ACT to a bank with an open row");
             open_rows_[bank] = static_cast<int64_t>(row);
             const uint64_t done = now + t_.act_extra;  // JEDEC counts from here
-            raise(b.next_rd, done + t_.rcd);
-            raise(b.next_wr, done + t_.rcd_write());
-            raise(b.next_pre, done + t_.ras);
-            raise(b.next_act, done + t_.rc);
+            raise(bank_rd_[bank], done + t_.rcd);
+            raise(bank_wr_[bank], done + t_.rcd_write());
+            raise(bank_pre_[bank], done + t_.ras);
+            raise(bank_act_[bank], done + t_.rc);
             raise(groups_[group_of(bank)].next_act, done + t_.rrd_l);
             raise(next_act_, done + t_.rrd_s);
             // Slide the four-activate window.
@@ -104,7 +102,7 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
         }
         case Command::PRE: {
             open_rows_[bank] = kClosed;
-            raise(banks_[bank].next_act, now + t_.rp);
+            raise(bank_act_[bank], now + t_.rp);
             raise(next_pre_, now + t_.ppd);
             break;
         }
@@ -112,13 +110,13 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
         case Command::WR: issue_column(cmd == Command::WR, bank, now); break;
         case Command::REF: {
             SIM_ASSERT(all_closed(), "REF with an open row");
-            for (Bank& b : banks_)
-                raise(b.next_act, now + t_.rfc);
+            for (uint64_t& act : bank_act_)
+                raise(act, now + t_.rfc);
             break;
         }
         case Command::REFPB: {
             SIM_ASSERT(open_rows_[bank] == kClosed, "REFpb to a bank with an open row");
-            raise(banks_[bank].next_act, now + t_.rfc_pb);
+            raise(bank_act_[bank], now + t_.rfc_pb);
             raise(next_act_, now + t_.rrefd);
             raise(next_refpb_, now + t_.rrefd);
             break;

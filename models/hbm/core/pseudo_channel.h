@@ -143,7 +143,8 @@ class PseudoChannel {
                        std::make_index_sequence<(sizeof(*this) + 63) / 64>{});
     }
     void prefetch_arrays() const {
-        timing_.prefetch();
+        // The queue a wake-up most likely serves (advance() decides on the arrived ones).
+        timing_.prefetch(draining() || reads_.arrived == 0);
         for (const Queue* q : {&reads_, &writes_}) {
             const size_t n = q->entries.size();
             if (n == 0) continue;
