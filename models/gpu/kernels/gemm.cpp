@@ -31,9 +31,10 @@ uint32_t element_bytes(DType d) {
     return static_cast<uint32_t>(dtype_bytes(d));
 }
 
-/// BK: one 128-byte line of K per row of a tile (64 BF16, 32 TF32/FP32, 128 FP8).
-uint32_t bk_of(DType d) {
-    return 128 / element_bytes(d);
+/// BK of a k-tile whose rows hold k_line_bytes of K (a 128-byte line: 64 BF16, 32 TF32/FP32,
+/// 128 FP8; half a line: half that).
+uint32_t bk_of(DType d, uint32_t k_line_bytes) {
+    return k_line_bytes / element_bytes(d);
 }
 
 /// mma.sync and SIMT warp tiles.
@@ -90,9 +91,26 @@ double k_tile_cycles(Path path, const GemmProblem& p, const GemmTile& t, const G
     return warps_per_sp * per_warp * m.interval;
 }
 
-std::vector<std::pair<uint32_t, uint32_t>> candidates(Path path) {
+/// A CTA tile to try: BM x BN outputs, k-tiles whose rows hold k_line_bytes of K.
+struct TileCandidate {
+    uint32_t bm = 0, bn = 0, k_line_bytes = 128;
+};
+
+/// The tiles the heuristic tries, largest first. mma.sync kernels come with k-tiles of a whole
+/// 128-byte line of K per row and of half a line, as CUTLASS's SM80 kernel list has them (BK 64
+/// and 32 for 16-bit types; docs/references.md [cutlass-generator]): the half line holds the
+/// same stages in half the shared memory, so that a 128 x 128 tile fits twice on an A100's SM
+/// and its warps hide each other's fragment loads. A whole line goes first: it wins ties.
+std::vector<TileCandidate> candidates(Path path) {
     if (path == Path::Simt) return {{128, 128}, {128, 64}, {64, 64}};
-    return {{128, 256}, {256, 128}, {128, 128}, {128, 64}, {64, 128}, {64, 64}};
+    const std::vector<std::pair<uint32_t, uint32_t>> shapes = {{128, 256}, {256, 128}, {128, 128},
+                                                               {128, 64},  {64, 128},  {64, 64}};
+    std::vector<TileCandidate> out;
+    for (const auto& [bm, bn] : shapes) {
+        out.push_back({bm, bn, 128});
+        if (path == Path::MmaSync) out.push_back({bm, bn, 64});
+    }
+    return out;
 }
 
 }  // namespace
@@ -138,11 +156,12 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
     GemmTile best;
     double best_cycles = 0;
     bool found = false, best_hides = false;
-    for (const auto& [bm, bn] : candidates(path)) {
+    for (const TileCandidate& c : candidates(path)) {
+        const uint32_t bm = c.bm, bn = c.bn;
         GemmTile t;
         t.bm = bm;
         t.bn = bn;
-        t.bk = bk_of(p.dtype);
+        t.bk = bk_of(p.dtype, c.k_line_bytes);
         t.warps = warps_of(path, bm, bn);
         t.stages = std::min<uint32_t>(kMaxStages, g.core.sm.shared_memory / stage_bytes(p, t));
         if (t.stages < 2) continue;

@@ -104,6 +104,27 @@ TEST(GemmTile, AmpereTilesKeepTwoWarpsPerScheduler) {
     EXPECT_GE(occupancy_of(a.core.sm, k).ctas_per_sm * t.warps, 2 * a.core.sm.sub_partitions);
 }
 
+TEST(GemmTile, AmpereTakesHalfLineKTilesWhenTheyFitTwiceAsManyCtas) {
+    // A 2048^3 FP16 GEMM on an A100: a 128 x 128 tile with 64-wide k-tiles (4 stages, 128 KiB)
+    // fits once per SM, one warp per scheduler. With 32-wide k-tiles, as CUTLASS's SM80 kernel
+    // list has them, the same stages take half the shared memory and a larger tile than 64 x 64
+    // keeps two warps per scheduler. mma.sync only: wgmma's TMA copies whole lines.
+    const GpuParams a = testing::gpu_preset("a100");
+    GemmProblem g = gemm_of(2048, 2048, 2048);
+    g.dtype = DType::FP16;
+    const GemmTile t = choose_gemm_tile(g, target_of(a));
+    EXPECT_EQ(t.bk, 32u);
+    EXPECT_GT(t.bm * t.bn, 64u * 64);
+    AddressSpace space;
+    const KernelLaunch k = gemm_kernel(g, t, target_of(a), space);
+    EXPECT_GE(occupancy_of(a.core.sm, k).ctas_per_sm * t.warps, 2 * a.core.sm.sub_partitions);
+    const GpuParams h = testing::gpu_preset("h100");
+    for (uint64_t n : {1024u, 2048u, 8192u}) {
+        g.m = g.n = g.k = n;
+        EXPECT_EQ(choose_gemm_tile(g, target_of(h)).bk, 64u) << n;
+    }
+}
+
 TEST(GemmTile, OneMmaSyncWarpPerSchedulerLeavesTheTensorCoresIdle) {
     // What the rule above avoids, measured: on an 8-SM A100, a 64 x 128 tile (4 warps, one CTA
     // per SM) against a 128 x 128 one with two CTAs per SM, both with every SM busy.
