@@ -53,6 +53,8 @@ ParamTable<ProtocolParams> protocol_param_table(Protocol protocol) {
                "data a ring channel moves per step at most");
     t.quantity("tree_chunk", &P::tree_chunk, Dimension::Size, 128, kUnbounded,
                "data a tree channel moves per step at most");
+    t.integer("ring_slices", &P::ring_slices, 1, 8, "rounds",
+              "synchronisation rounds (slices) per ring step, each paying ring_hop_latency");
     return t;
 }
 

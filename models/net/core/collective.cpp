@@ -13,13 +13,17 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Accumulates steps: each distinct step is simulated once and counted `times` times. A step
-// ends when its last flow arrives, or after the protocol's hop latency when that is longer
-// than the wire's (NCCL's hop latencies include the wire).
+// moves its data in `rounds` synchronisation rounds (slices); each round ends when its last
+// flow arrives, or after the protocol's hop latency when that is longer than the wire's
+// (NCCL's hop latencies include the wire).
 class StepRunner {
   public:
     StepRunner(const Topology& t, uint32_t ranks) : topology_(t), net_(t), sent_(ranks, 0.0) {}
 
-    void step(const std::vector<Flow>& flows, uint64_t times, double hop_latency) {
+    void step(const std::vector<Flow>& flows,
+              uint64_t times,
+              double hop_latency,
+              uint32_t rounds = 1) {
         if (times == 0 || flows.empty()) return;
         const double t = net_.run(flows, static_cast<double>(times));
         // Only a step with a protocol latency needs its wire latency (AllToAll steps have none).
@@ -32,7 +36,7 @@ class StepRunner {
                 wire = std::max(wire, l);
             }
         }
-        time_ += static_cast<double>(times) * (t + std::max(0.0, hop_latency - wire));
+        time_ += static_cast<double>(times) * (t + rounds * std::max(0.0, hop_latency - wire));
         steps_ += times;
         for (const Flow& f : flows)
             sent_[f.src] += f.bytes * static_cast<double>(times);
@@ -98,9 +102,10 @@ CollectiveResult nccl_ring(
     const double cap = channel_cap(q.channel_bandwidth, nc, proto);
     StepRunner run(t, p);
     run.add_time(nccl.launch_latency + q.base_latency);
-    run.step(ring_step(all, nc * chunk / eff, cap), full * per_loop, q.ring_hop_latency);
+    run.step(ring_step(all, nc * chunk / eff, cap), full * per_loop, q.ring_hop_latency,
+             q.ring_slices);
     if (rest > 1e-9 * shard)
-        run.step(ring_step(all, nc * rest / eff, cap), per_loop, q.ring_hop_latency);
+        run.step(ring_step(all, nc * rest / eff, cap), per_loop, q.ring_hop_latency, q.ring_slices);
     CollectiveResult r = run.result();
     r.channels = nc;
     return r;

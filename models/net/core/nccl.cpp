@@ -46,6 +46,7 @@ void NcclParams::validate() const {
              name + "tree_channel_bandwidth must be >= 0 (0: no limit)");
         need(q.chunk >= 128, name + "chunk must be at least 128 B");
         need(q.tree_chunk >= 128, name + "tree_chunk must be at least 128 B");
+        need(q.ring_slices >= 1 && q.ring_slices <= 8, name + "ring_slices must be in 1..8");
         need(q.threads >= 32 && q.threads % 32 == 0, name + "threads must be a multiple of 32");
     }
 }

@@ -36,6 +36,11 @@ struct ProtocolParams {
     uint32_t threads = 512;             ///< threads per channel's CTA (NCCL's maximum)
     uint32_t thread_threshold = 64;     ///< bytes per thread below which channels are dropped
     bool enabled = true;                ///< false: NCCL does not run it here (LL128 over PCIe)
+    /// Synchronisation rounds per ring step, each paying ring_hop_latency, >= 1: a Simple ring
+    /// chunk moves in CHUNKSTEPS / SLICESTEPS slices, each behind its own flag wait, barrier,
+    /// fence and flag post (src/collectives/device/prims_simple.h genericOp); LL and LL128 flag
+    /// every line instead, so a step is one round.
+    uint32_t ring_slices = 1;
 };
 
 /// NCCL as it runs on one system: channels, protocols, NVLink SHARP and the host's share.
@@ -53,9 +58,10 @@ struct NcclParams {
     /// NCCL's NVLink figures: base latencies 8.4 / 6.6 / 14 us, ring hop 3.4 / 0.6 / 1.9 us, tree
     /// hop 4.0 / 0.6 / 1.25 us. Chunks: a Simple step is 4 MiB / 8 buffer slots, a ring chunk 4
     /// steps (ALLREDUCE_CHUNKSTEPS), a tree chunk 1; LL steps are 512 KiB / 8 at half data; LL128
-    /// steps 120 x 640 x 8 B / 8 at 15/16 data.
-    ProtocolParams simple{8.4e-6,       3.4e-6, 4.0e-6, 0,   0, 2.0 * 1024 * 1024,
-                          512.0 * 1024, 512,    64,     true};
+    /// steps 120 x 640 x 8 B / 8 at 15/16 data. A Simple ring chunk is 2 slices
+    /// (ALLREDUCE_CHUNKSTEPS 4 / ALLREDUCE_SLICESTEPS 2, the same for AllGather and ReduceScatter).
+    ProtocolParams simple{8.4e-6,       3.4e-6, 4.0e-6, 0,    0, 2.0 * 1024 * 1024,
+                          512.0 * 1024, 512,    64,     true, 2};
     ProtocolParams ll{6.6e-6, 0.6e-6, 0.6e-6, 0, 0, 32.0 * 1024, 32.0 * 1024, 512, 8, true};
     ProtocolParams ll128{14e-6, 1.9e-6, 1.25e-6, 0, 0, 576000, 576000, 640, 8, true};
 

@@ -136,7 +136,9 @@ TEST(Collective, BusBandwidthRisesWithSizeAndSaturatesBelowTheLinkRate) {
             EXPECT_LT(r.busbw, 0.01 * 450e9) << "small messages are latency-bound";
         }
     }
-    EXPECT_GT(previous, 0.95 * 0.85 * 450e9);
+    // Within 10% of the link: each step of 16 x 2 MiB chunks (88 us on the wire) also pays two
+    // Simple slice rounds of 3.4 - 0.5 us (NcclProtocols.ASimpleRingStepSynchronisesOncePerSlice).
+    EXPECT_GT(previous, 0.90 * 0.85 * 450e9);
     EXPECT_LT(previous, 0.85 * 450e9);
 }
 

@@ -89,6 +89,32 @@ TEST(NcclProtocols, StepLatencyIsPaidOncePerStepAndTheLaunchOncePerCollective) {
     EXPECT_NEAR(r.time, 7e-6 + 3e-6 + 14 * 1e-6, 1e-8);
 }
 
+TEST(NcclProtocols, ASimpleRingStepSynchronisesOncePerSlice) {
+    // NCCL's defaults: NCCL_STEPS 8, ALLREDUCE_CHUNKSTEPS = 8 / 2 = 4, ALLREDUCE_SLICESTEPS =
+    // 8 / 4 = 2, so prims_simple.h's genericOp moves each chunk in 4 / 2 = 2 slices, each behind
+    // its own waitPeer and postPeer. LL and LL128 flag every line: one round per step.
+    const NcclParams n;
+    EXPECT_EQ(n.simple.ring_slices, 2u);
+    EXPECT_EQ(n.ll.ring_slices, 1u);
+    EXPECT_EQ(n.ll128.ring_slices, 1u);
+    // 8 B on one channel: one loop of 14 ring steps, 2 rounds of 1 us each per step.
+    const Topology t = star(8, 100);
+    CollectiveParams p = quiet();
+    p.nccl.simple.ring_hop_latency = 1e-6;
+    const auto r =
+        run_collective(t, {Collective::AllReduce, Algorithm::Ring, Protocol::Simple, 8}, p);
+    EXPECT_EQ(r.steps, 14u);
+    EXPECT_NEAR(r.time, 14 * 2 * 1e-6, 1e-8);
+    // A large message pays the rounds once per step of every loop: 1 GiB over 8 ranks and 24
+    // channels is 5.59 MB per rank and channel, 3 loops of 2 MiB chunks, 42 steps, 84 rounds.
+    p.nccl.ring_channels = 24;
+    const double m = 1 << 30;
+    const auto big =
+        run_collective(t, {Collective::AllReduce, Algorithm::Ring, Protocol::Simple, m}, p);
+    EXPECT_EQ(big.steps, 42u);
+    EXPECT_NEAR(big.time, 2.0 * 7 / 8 * m / 100e9 + 84 * 1e-6, 1e-8);
+}
+
 TEST(NcclNvls, TheSwitchReducesSoEachLinkCarriesPPlusOneChunksPerOwnerChunk) {
     // Each link carries (P+1)/P of the message each way: busbw = 2(P-1)/(P+1) x link rate, above
     // the ring's link rate.
