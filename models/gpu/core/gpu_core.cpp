@@ -45,9 +45,27 @@ void GpuCore::wake(uint32_t sm, uint64_t at) {
 }
 
 void GpuCore::dispatch(uint32_t sm, uint64_t now) {
+    if (kernel_.cluster > 1) return dispatch_clusters(sm, now);
     Sm& s = *sms_[sm];
     while (next_cta_ < kernel_.ctas && s.has_free_cta_slot())
         s.launch(next_cta_++, now);
+}
+
+void GpuCore::dispatch_clusters(uint32_t sm, uint64_t now) {
+    while (next_cta_ < kernel_.ctas) {
+        const uint64_t size = std::min<uint64_t>(kernel_.cluster, kernel_.ctas - next_cta_);
+        cluster_slots_.clear();
+        for (uint32_t k = 0; k < config_.sm_count && cluster_slots_.size() < size; ++k) {
+            const uint32_t i = (sm + k) % config_.sm_count;
+            for (uint32_t f = sms_[i]->free_cta_slots(); f > 0 && cluster_slots_.size() < size; --f)
+                cluster_slots_.push_back(i);
+        }
+        if (cluster_slots_.size() < size) return;  // the cluster waits for more slots
+        for (const uint32_t i : cluster_slots_) {
+            sms_[i]->launch(next_cta_++, now);
+            if (i != sm) wake(i, now);
+        }
+    }
 }
 
 KernelTotals GpuCore::totals_at(uint64_t now) {
@@ -145,9 +163,12 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
     KernelResult r;
     r.ctas = kernel_.ctas;
     r.occupancy = occupancy_;
-    // The dispatcher fills the SMs breadth first, one CTA per SM per round.
+    // The dispatcher fills the SMs breadth first, one CTA per SM per round, whole clusters
+    // only.
+    const uint64_t slots = uint64_t{config_.sm_count} * occupancy_.ctas_per_sm;
+    const uint64_t first = std::min(kernel_.ctas, slots - slots % kernel_.cluster);
     for (uint32_t round = 0; round < occupancy_.ctas_per_sm; ++round) {
-        for (uint32_t i = 0; i < config_.sm_count && next_cta_ < kernel_.ctas; ++i) {
+        for (uint32_t i = 0; i < config_.sm_count && next_cta_ < first; ++i) {
             sms_[i]->launch(next_cta_++, 0);
         }
     }

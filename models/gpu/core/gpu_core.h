@@ -56,8 +56,15 @@ class GpuCore {
     const MemorySystem& memory() const { return memory_; }
 
   private:
+    std::vector<uint32_t> cluster_slots_;  ///< dispatch_clusters' SMs for the next cluster
     void wake(uint32_t sm, uint64_t at);
+    /// Launches CTAs on the slots SM sm freed at cycle now.
     void dispatch(uint32_t sm, uint64_t now);
+    /// The same for a kernel of thread-block clusters: a cluster launches whole, once the GPU
+    /// has as many free CTA slots (SM sm's first, then the next SMs'), as Hopper's cluster
+    /// scheduler places a cluster's CTAs together; CTAs launched one by one as slots freed put
+    /// a cluster's CTAs out of step, and its exchanges waited for the last one.
+    void dispatch_clusters(uint32_t sm, uint64_t now);
     /// Called when a wave of CTAs has finished, at kernel time now with the totals so far:
     /// whether the wave time is steady; if so r gets the extrapolated cycles and bound.
     bool steady(uint64_t now,

@@ -50,6 +50,7 @@ class Sm {
        SmCounters& counters);
 
     bool has_free_cta_slot() const { return resident_ctas_ < ctas_per_sm_; }
+    uint32_t free_cta_slots() const { return ctas_per_sm_ - resident_ctas_; }
     /// Places CTA cta on the SM; its warps may issue from cycle now.
     void launch(uint64_t cta, uint64_t now);
     /// Issues on every sub-partition that can at cycle now. Finished CTAs are counted in

@@ -12,11 +12,25 @@
 //   reads the row again, normalises and writes it (PyTorch's block softmax for long rows
 //   [pytorch-softmax]). The second read finds the row in L2 when the rows in flight fit
 //   there; DRAM then sees one read and one write, as for the short rows.
+// - Cluster-split, on GPUs with thread-block clusters (Hopper), for rows too long for one CTA's
+//   registers but not for a cluster's: C CTAs of a cluster (C <= 8, the portable size) each
+//   hold 1/C of the row in registers, reduce it across the block, and exchange their partial
+//   results with the cluster's other CTAs (distributed shared memory), once for the max and
+//   once for the sum (or mean and variance), then write their part. The row is read once, as
+//   for short rows: the shape of the speed-of-light kernels of Guo, Zadouri and Dao
+//   (docs/references.md [quack-membound]), which reach about 90% of H100's HBM bandwidth on
+//   16K x 131K FP32 softmax where a two-pass kernel reads the row twice. wallsim has no
+//   SM-to-SM network: an exchange is the cluster's multicast copy of one line that stays in L2
+//   (models/gpu/core/cluster_multicast.h), which goes out when the last CTA of the cluster asks
+//   for it, so a CTA waits for the slowest of its cluster, and costs an L2 hit's latency.
 // The last trip of a row whose length is not a multiple of the trip reads past the row's end
-// into the next row (a real kernel predicates those lanes off): at most one trip per pass.
+// into the next row (a real kernel predicates those lanes off): at most one trip per pass. A
+// cluster's last CTA does the same with the part of the row past its end.
+#include <optional>
 #include <vector>
 
 #include "models/gpu/core/occupancy.h"
+#include "models/gpu/kernels/gemm.h"
 #include "models/gpu/kernels/kernel_shape.h"
 #include "models/gpu/kernels/kernels.h"
 #include "models/gpu/kernels/program_builder.h"
@@ -42,40 +56,70 @@ struct RowShape {
     uint32_t trips = 1;       ///< looped: trips over the row per pass
     uint32_t unroll = 1;      ///< looped: vectors per thread per trip
     uint32_t registers = 32;  ///< per thread
+    uint32_t cluster = 1;     ///< CTAs per row (a cluster), each with cols_per_cta of it
+    uint64_t cols_per_cta = 0;
 };
+
+/// The most CTAs a cluster splits a row into: the portable cluster size of Hopper.
+constexpr uint32_t kMaxRowCluster = 8;
 
 uint32_t row_registers(const KernelHints& h, uint32_t values) {
     return static_cast<uint32_t>(h.registers.value_or(std::min<uint64_t>(255, 32 + values)));
 }
 
-/// Register-resident when the row fits in at most 16 vectors per thread and such a CTA fits
-/// on an SM; else looped.
-RowShape row_shape(uint64_t cols, DType dtype, const KernelHints& h, const SmConfig& sm) {
-    RowShape s;
-    s.vec = vector_width(dtype, h);
+/// Shapes s (its vec set) to hold `cols` columns in registers: at most 16 vectors per thread,
+/// in a CTA that fits on an SM. Returns how many such CTAs fit on an SM (0: it does not fit).
+uint32_t fit_in_registers(uint64_t cols, const KernelHints& h, const SmConfig& sm, RowShape& s) {
     const uint64_t vectors = ceil_div(cols, s.vec);
     // Enough threads that each holds at most 8 vectors, in whole warps, at most 1024.
     s.block = h.block ? static_cast<uint32_t>(*h.block)
                       : static_cast<uint32_t>(std::clamp<uint64_t>(
                             ceil_div(ceil_div(vectors, 8), 32) * 32, 32, 1024));
     const uint64_t iterations = ceil_div(vectors, s.block);
-    if (iterations <= 16) {
-        s.iterations = static_cast<uint32_t>(iterations);
-        s.registers = row_registers(h, s.iterations * s.vec);
-        KernelLaunch probe;
-        probe.threads_per_cta = s.block;
-        probe.registers_per_thread = s.registers;
-        probe.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(128));
-        if (occupancy_of(sm, probe).ctas_per_sm > 0) return s;
+    if (iterations > 16) return 0;
+    s.iterations = static_cast<uint32_t>(iterations);
+    s.registers = row_registers(h, s.iterations * s.vec);
+    KernelLaunch probe;
+    probe.threads_per_cta = s.block;
+    probe.registers_per_thread = s.registers;
+    probe.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(128));
+    return occupancy_of(sm, probe).ctas_per_sm;
+}
+
+/// Register-resident when the row fits; else, with clusters, split over the fewest CTAs of a
+/// cluster whose parts fit twice on an SM (one CTA loads while the other reduces and waits for
+/// its cluster), or once when none does; else looped.
+RowShape row_shape(
+    uint64_t cols, DType dtype, const KernelHints& h, const SmConfig& sm, bool clusters) {
+    RowShape s;
+    s.vec = vector_width(dtype, h);
+    s.cols_per_cta = cols;
+    if (fit_in_registers(cols, h, sm, s) > 0) return s;
+    std::optional<RowShape> once;  // the first split that fits only once per SM
+    for (uint32_t c = 2; clusters && c <= kMaxRowCluster; c *= 2) {
+        RowShape t = s;
+        t.cluster = c;
+        // Whole vectors per CTA, so that every part starts on a vector.
+        t.cols_per_cta = ceil_div(ceil_div(cols, c), s.vec) * s.vec;
+        const uint32_t per_sm = fit_in_registers(t.cols_per_cta, h, sm, t);
+        if (per_sm >= 2) return t;
+        if (per_sm == 1 && !once) once = t;
     }
+    if (once) return *once;
     s.looped = true;
     s.block = h.block ? static_cast<uint32_t>(*h.block) : kLoopBlock;
     s.unroll = kLoopUnroll;
+    const uint64_t vectors = ceil_div(cols, s.vec);
     const uint64_t trips = ceil_div(vectors, uint64_t{s.block} * s.unroll);
     if (trips > UINT32_MAX) throw NotLowerable("a row of " + std::to_string(cols) + " is too long");
     s.trips = static_cast<uint32_t>(trips);
     s.registers = row_registers(h, s.unroll * s.vec);
     return s;
+}
+
+/// Thread-block clusters came with Hopper, as did wgmma (the GEMM kernels' test too).
+bool has_clusters(const GpuTarget& target) {
+    return target.tensor.family == tensor_core::MmaFamily::Wgmma;
 }
 
 KernelLaunch row_kernel(const std::string& name,
@@ -86,7 +130,14 @@ KernelLaunch row_kernel(const std::string& name,
     if (rows == 0 || cols == 0) throw NotLowerable(name + " needs rows and cols");
     KernelLaunch k;
     k.name = name;
-    k.ctas = checked_grid(rows);
+    k.ctas = checked_grid(rows * s.cluster);
+    if (s.cluster > 1) {
+        // A row's CTAs are one cluster; its exchanges' tile is the same for every CTA of it.
+        k.cluster = s.cluster;
+        k.grid.batch = rows;
+        k.grid.m_tiles = s.cluster;
+        k.grid.group = s.cluster;
+    }
     k.threads_per_cta = s.block;
     k.registers_per_thread = s.registers;
     k.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(128));
@@ -158,6 +209,29 @@ void row_pass(ProgramBuilder& b,
     b.marker(Opcode::LoopEnd);
 }
 
+/// The stream a cluster's exchanges read: one line, the same for every cluster (it stays in
+/// L2: distributed shared memory never reaches DRAM).
+uint8_t add_exchange_line(KernelLaunch& k, AddressSpace& space) {
+    const uint8_t index = static_cast<uint8_t>(k.streams.size());
+    k.streams.push_back(tile_stream("cluster_exchange", space, 1, 1, 128, AddressStream::Axis::None,
+                                    AddressStream::Axis::None, 1, 128));
+    return index;
+}
+
+/// Merges value across the CTAs of the row's cluster after each CTA reduced it (block_reduce):
+/// every warp's result goes to the other CTAs' shared memory, the leader waits for the
+/// cluster's arrivals (the multicast copy, which goes out when the last CTA asks), a barrier
+/// lets every warp see them, and a few shuffle steps reduce the cluster's values.
+void cluster_reduce(ProgramBuilder& b, uint8_t value, uint8_t exchange, uint32_t cluster) {
+    const uint8_t arrived = b.reg(), t = b.reg();
+    b.op(Opcode::Sts, 1, 1, kNoReg, value);  // st.async to every CTA of the cluster
+    b.tma(exchange, arrived, 1).leader_only().multicast();
+    b.op(Opcode::Ialu, 1, 1, kNoReg, arrived).leader_only();
+    b.bar().op(Opcode::Lds, 1, 1, value);
+    for (uint32_t n = 1; n < cluster; n *= 2)
+        b.op(Opcode::Shfl, 1, 1, t, value).op(Opcode::Falu, 1, 1, value, value, t);
+}
+
 KernelLaunch softmax_resident(const RowParams& p,
                               DType dtype,
                               const KernelHints& h,
@@ -165,8 +239,11 @@ KernelLaunch softmax_resident(const RowParams& p,
                               const RowExtras& extras,
                               AddressSpace& space) {
     KernelLaunch k = row_kernel("softmax", p.rows, p.cols, h, s);
-    add_row_array(k, "x", p.rows, p.cols, dtype, s, space);
-    add_row_array(k, "y", p.rows, p.cols, dtype, s, space);
+    // A cluster's CTAs each hold a part of the row: rows x cluster parts of cols_per_cta.
+    const uint64_t parts = p.rows * s.cluster;
+    add_row_array(k, "x", parts, s.cols_per_cta, dtype, s, space);
+    add_row_array(k, "y", parts, s.cols_per_cta, dtype, s, space);
+    const uint8_t exchange = s.cluster > 1 ? add_exchange_line(k, space) : 0;
     const uint32_t warps = k.warps_per_cta();
     ProgramBuilder b;
     const uint8_t addr = b.reg(), m = b.reg(), sum = b.reg();
@@ -176,12 +253,14 @@ KernelLaunch softmax_resident(const RowParams& p,
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, m, m, x[i]);
     b.block_reduce(m, warps);
+    if (s.cluster > 1) cluster_reduce(b, m, exchange, s.cluster);
     for (uint32_t i = 0; i < s.iterations; ++i) {  // exp(x - max) and the running sum
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], m)
             .op(Opcode::Sfu, s.vec, s.vec, x[i], x[i])
             .op(Opcode::Falu, s.vec, s.vec, sum, sum, x[i]);
     }
     b.block_reduce(sum, warps);
+    if (s.cluster > 1) cluster_reduce(b, sum, exchange, s.cluster);
     b.op(Opcode::Sfu, 1, 1, sum, sum);  // 1 / sum
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], sum).stg(1, x[i], addr, i);
@@ -230,11 +309,15 @@ KernelLaunch softmax_looped(const RowParams& p,
 KernelLaunch layernorm_resident(
     const RowParams& p, DType dtype, const KernelHints& h, const RowShape& s, AddressSpace& space) {
     KernelLaunch k = row_kernel("layernorm", p.rows, p.cols, h, s);
-    add_row_array(k, "x", p.rows, p.cols, dtype, s, space);
-    add_row_array(k, "y", p.rows, p.cols, dtype, s, space);
-    // gamma and beta: one row every CTA reads (L1 and L2 hits after the first CTAs).
-    add_row_array(k, "gamma", 0, p.cols, dtype, s, space);
-    add_row_array(k, "beta", 0, p.cols, dtype, s, space);
+    const uint64_t parts = p.rows * s.cluster;
+    add_row_array(k, "x", parts, s.cols_per_cta, dtype, s, space);
+    add_row_array(k, "y", parts, s.cols_per_cta, dtype, s, space);
+    // gamma and beta: one row every CTA reads (L1 and L2 hits after the first CTAs). In a
+    // cluster every CTA reads the first part of them: L2 hits either way, over a smaller
+    // footprint than the whole row's.
+    add_row_array(k, "gamma", 0, s.cols_per_cta, dtype, s, space);
+    add_row_array(k, "beta", 0, s.cols_per_cta, dtype, s, space);
+    const uint8_t exchange = s.cluster > 1 ? add_exchange_line(k, space) : 0;
     const uint32_t warps = k.warps_per_cta();
     ProgramBuilder b;
     const uint8_t addr = b.reg(), mean = b.reg(), var = b.reg();
@@ -244,11 +327,13 @@ KernelLaunch layernorm_resident(
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, mean, mean, x[i]);
     b.block_reduce(mean, warps);
+    if (s.cluster > 1) cluster_reduce(b, mean, exchange, s.cluster);
     for (uint32_t i = 0; i < s.iterations; ++i) {
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], mean)    // x - mean
             .op(Opcode::Ffma, s.vec, s.vec, var, var, x[i]);  // sum of squares
     }
     b.block_reduce(var, warps);
+    if (s.cluster > 1) cluster_reduce(b, var, exchange, s.cluster);
     b.op(Opcode::Sfu, 1, 1, var, var);  // rsqrt(var + eps)
     // Scale and shift, with gamma and beta double-buffered: the next pair loads while this
     // one is used.
@@ -302,7 +387,7 @@ KernelLaunch softmax_with(const RowParams& p,
                           const GpuTarget& target,
                           const RowExtras& extras,
                           AddressSpace& space) {
-    const RowShape s = row_shape(p.cols, dtype, h, target.core.sm);
+    const RowShape s = row_shape(p.cols, dtype, h, target.core.sm, has_clusters(target));
     return s.looped ? softmax_looped(p, dtype, h, s, extras, space)
                     : softmax_resident(p, dtype, h, s, extras, space);
 }
@@ -322,7 +407,7 @@ KernelLaunch layernorm_kernel(const RowParams& p,
                               const KernelHints& h,
                               const GpuTarget& target,
                               AddressSpace& space) {
-    const RowShape s = row_shape(p.cols, dtype, h, target.core.sm);
+    const RowShape s = row_shape(p.cols, dtype, h, target.core.sm, has_clusters(target));
     return s.looped ? layernorm_looped(p, dtype, h, s, space)
                     : layernorm_resident(p, dtype, h, s, space);
 }

@@ -83,13 +83,16 @@ Op row_op(OpKind kind, DType dtype, uint64_t rows, uint64_t cols) {
     return op;
 }
 
-TEST(Kernels, RowsTooLongForRegistersAreWalkedTwice) {
-    // Llama-3's vocabulary in BF16: 128,256 columns = 16,032 vectors of 8.
-    const KernelLaunch k = testing::lower_one(row_op(OpKind::Softmax, DType::BF16, 4096, 128256));
+TEST(Kernels, RowsTooLongForRegistersAreWalkedTwiceWithoutClusters) {
+    // Llama-3's vocabulary in BF16 on an A100 (no thread-block clusters): 128,256 columns =
+    // 16,032 vectors of 8.
+    const gpu::GpuParams a100 = testing::gpu_preset("a100");
+    const KernelLaunch k =
+        testing::lower_one(row_op(OpKind::Softmax, DType::BF16, 4096, 128256), a100);
     EXPECT_EQ(k.ctas, 4096u);
     EXPECT_EQ(k.threads_per_cta, 1024u);
-    // One CTA per SM: the rows in flight (132 x 256 KB) fit the L2 for the second pass.
-    EXPECT_EQ(occupancy_of(testing::gpu_preset("h100").core.sm, k).ctas_per_sm, 1u);
+    // One CTA per SM: the rows in flight (108 x 256 KB) fit the L2 for the second pass.
+    EXPECT_EQ(occupancy_of(a100.core.sm, k).ctas_per_sm, 1u);
     ASSERT_EQ(loops(k), 2u);  // online max and sum; then normalise and write
     EXPECT_NO_THROW(k.validate());
     // Four vectors per thread per trip: ceil(16032 / (1024 x 4)) = 4 trips, each pass.
@@ -106,6 +109,49 @@ TEST(Kernels, RowsTooLongForRegistersAreWalkedTwice) {
     EXPECT_EQ(k.streams[1].address(3, 2, 5) - k.streams[0].base,
               3 * row_bytes + ((2 * 4 + 1) * 1024 + 5) * 16);
     EXPECT_EQ(count(k, Opcode::Stg), 4u);
+}
+
+TEST(Kernels, RowsTooLongForRegistersAreSplitOverAClusterOnHopper) {
+    // Llama-3's vocabulary in BF16 on an H100: one CTA's registers do not hold 16,032 vectors,
+    // two, four or eight CTAs' do; eight is the fewest whose parts fit twice on an SM (256
+    // threads of 96 registers, 8 vectors each: 2,004 vectors = 16,032 columns per CTA).
+    const gpu::GpuParams h100 = testing::gpu_preset("h100");
+    const KernelLaunch k = testing::lower_one(row_op(OpKind::Softmax, DType::BF16, 4096, 128256));
+    EXPECT_EQ(k.cluster, 8u);
+    EXPECT_EQ(k.ctas, 4096u * 8);
+    EXPECT_EQ(k.threads_per_cta, 256u);
+    EXPECT_EQ(occupancy_of(h100.core.sm, k).ctas_per_sm, 2u);
+    EXPECT_NO_THROW(k.validate());
+    EXPECT_EQ(loops(k), 0u);  // the part stays in registers: the row is read once
+    EXPECT_EQ(count(k, Opcode::Ldg), 8u);
+    EXPECT_EQ(count(k, Opcode::Stg), 8u);
+    // Two exchanges with the cluster (the max, then the sum), each a multicast the last CTA of
+    // the cluster releases.
+    size_t multicasts = 0;
+    for (const Instr& in : k.program)
+        multicasts += in.op == Opcode::Tma && in.multicast && in.leader;
+    EXPECT_EQ(multicasts, 2u);
+    // CTA c holds part c % 8 of row c / 8: consecutive parts, 16,032 BF16 apart.
+    EXPECT_EQ(k.streams[0].address(11, 0, 0) - k.streams[0].base, 11u * 16032 * 2);
+    // On an A100 the same row is walked twice by one CTA (the test above).
+    EXPECT_EQ(testing::lower_one(row_op(OpKind::Softmax, DType::BF16, 4096, 128256),
+                                 testing::gpu_preset("a100"))
+                  .cluster,
+              1u);
+}
+
+TEST(Kernels, AClusterSplitRowIsReadFromDramOnceAndEveryClusterRuns) {
+    // 7 SMs, two CTAs each: 14 slots, room for one whole cluster of 8 at a time (a cluster
+    // launches whole, GpuCore::dispatch_clusters), so clusters wait for slots; every CTA still
+    // runs, and the row is read from DRAM once.
+    const gpu::GpuParams p = testing::small_h100(7);
+    const uint64_t rows = 6, cols = 128256;
+    const KernelLaunch k = testing::lower_one(row_op(OpKind::Softmax, DType::BF16, rows, cols), p);
+    ASSERT_EQ(k.cluster, 8u);
+    const KernelResult r = testing::run_kernel(p, k);
+    EXPECT_EQ(r.simulated_ctas, k.ctas);
+    const double row_bytes = double(rows * cols * 2);
+    EXPECT_NEAR(r.totals.dram_read_bytes / row_bytes, 1.0, 0.02);
 }
 
 TEST(Kernels, EveryRowLengthLowersToAKernelThatFitsOnAnSm) {
@@ -141,7 +187,8 @@ TEST(Kernels, EveryRowLengthLowersToAKernelThatFitsOnAnSm) {
 }
 
 TEST(Kernels, LongLayernormRowsReadGammaAndBetaBesideTheSecondPass) {
-    const KernelLaunch k = testing::lower_one(row_op(OpKind::Layernorm, DType::FP32, 16, 65536));
+    const KernelLaunch k = testing::lower_one(row_op(OpKind::Layernorm, DType::FP32, 16, 65536),
+                                              testing::gpu_preset("a100"));
     ASSERT_EQ(loops(k), 2u);
     EXPECT_EQ(count(k, Opcode::Ldg), 4u + 3 * 4u);  // x in pass 1; x, gamma, beta in pass 2
     EXPECT_NO_THROW(k.validate());
