@@ -2,6 +2,7 @@
 #include "models/gpu/core/memory_system.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "sim/core/error.h"
 
@@ -68,6 +69,33 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
     for (uint32_t i = 0; i < gpu.l2.slices; ++i)
         l2_.emplace_back(gpu.l2.bytes / gpu.l2.slices, gpu.l2.ways);
     if (port_) port_->connect(*this);
+    dram_reads_of_warp_.assign(size_t{gpu.sm_count} * gpu.sm.max_warps, 0.0);
+}
+
+double MemorySystem::dram_reads_of(uint32_t sm, uint32_t first_warp, uint32_t warps) const {
+    const auto first = dram_reads_of_warp_.begin() + size_t{sm} * gpu_.sm.max_warps + first_warp;
+    return std::accumulate(first, first + warps, 0.0);
+}
+
+void MemorySystem::forget_dram_reads(uint32_t sm, uint32_t first_warp, uint32_t warps) {
+    const auto first = dram_reads_of_warp_.begin() + size_t{sm} * gpu_.sm.max_warps + first_warp;
+    std::fill(first, first + warps, 0.0);
+}
+
+void MemorySystem::count_dram_read(uint32_t waiter, uint8_t sectors) {
+    uint32_t sm = 0, token = 0;
+    if (waiter & kCopyWaiter) {
+        const Copy& c = copies_[waiter & ~kCopyWaiter];
+        if (c.receivers.empty()) return;
+        sm = c.receivers.front().sm;
+        token = c.receivers.front().token;
+    } else {
+        sm = requests_[waiter].sm;
+        token = requests_[waiter].token;
+    }
+    const size_t at = size_t{sm} * gpu_.sm.max_warps + token / kMaxRegs;
+    if (at < dram_reads_of_warp_.size())
+        dram_reads_of_warp_[at] += double(sector_count(sectors)) * kSector;
 }
 
 uint64_t MemorySystem::dram_cycle_at(uint64_t sm_cycle) const {
@@ -296,6 +324,7 @@ uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, 
         for (uint8_t half : {uint8_t{0x3}, uint8_t{0xC}}) {
             if (fresh & half) ++m.outstanding;
         }
+        count_dram_read(waiter, fresh);
         dram_access(line, fresh, index, start + gpu_.l2.hit_latency + gpu_.l2.controller_latency);
     }
     return kNotHeld;

@@ -72,6 +72,13 @@ class MemorySystem final : public DramListener {
                         size_t n,
                         uint64_t now);
 
+    /// DRAM bytes read on behalf of warp slots [first_warp, first_warp + warps) of SM sm since
+    /// forget_dram_reads cleared them: the loads of a running CTA, which the sampler must not
+    /// count again with the CTAs left (GpuCore::steady). A line's fill counts for the warp
+    /// whose miss fetched it (a multicast's for its first receiver).
+    double dram_reads_of(uint32_t sm, uint32_t first_warp, uint32_t warps) const;
+    void forget_dram_reads(uint32_t sm, uint32_t first_warp, uint32_t warps);
+
     /// Hints the host to fetch the cache sets that on_event(e) will touch (no state changes):
     /// GpuCore hints a cycle's whole batch of events before it handles the first.
     void prefetch(const Event& e) const;
@@ -135,6 +142,11 @@ class MemorySystem final : public DramListener {
         hbm::MemRequest request;
         uint64_t arrival;  ///< DRAM cycle it reaches the controller, were there room
     };
+
+    /// Counts the DRAM fill of `sectors` for the warp the miss's waiter belongs to.
+    void count_dram_read(uint32_t waiter, uint8_t sectors);
+    /// Per SM and warp slot (sm * max_warps + slot): DRAM bytes read for it (dram_reads_of).
+    std::vector<double> dram_reads_of_warp_;
 
     /// A request slot (reused or new) holding these fields; not an L1 miss yet.
     uint32_t new_request(uint64_t line, uint8_t sectors, bool write, uint32_t sm, uint32_t token);

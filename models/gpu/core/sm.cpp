@@ -116,6 +116,7 @@ void Sm::launch(uint64_t cta, uint64_t now) {
         ++c;
     const uint32_t per_cta = kernel_.warps_per_cta();
     ctas_[c] = {true, per_cta, 0, c * per_cta};
+    memory_.forget_dram_reads(id_, c * per_cta, per_cta);
     ++resident_ctas_;
     resident_warps_ += per_cta;
     for (uint32_t i = 0; i < per_cta; ++i) {
@@ -593,6 +594,14 @@ void Sm::finish(uint64_t now) {
             counters_.no_eligible_cycles += now - std::min(now, sp.idle_since);
         sp.idle_since = kNeverCycle;
     }
+}
+
+double Sm::running_dram_reads() const {
+    double bytes = 0;
+    for (const CtaSlot& c : ctas_) {
+        if (c.live) bytes += memory_.dram_reads_of(id_, c.first_warp, kernel_.warps_per_cta());
+    }
+    return bytes;
 }
 
 }  // namespace sim::gpu

@@ -51,6 +51,8 @@ class Sm {
 
     bool has_free_cta_slot() const { return resident_ctas_ < ctas_per_sm_; }
     uint32_t free_cta_slots() const { return ctas_per_sm_ - resident_ctas_; }
+    /// DRAM bytes read so far for the CTAs running here (MemorySystem::dram_reads_of).
+    double running_dram_reads() const;
     /// Places CTA cta on the SM; its warps may issue from cycle now.
     void launch(uint64_t cta, uint64_t now);
     /// Issues on every sub-partition that can at cycle now. Finished CTAs are counted in
