@@ -72,13 +72,17 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
     dram_reads_of_warp_.assign(size_t{gpu.sm_count} * gpu.sm.max_warps, 0.0);
 }
 
+size_t MemorySystem::warp_index(uint32_t sm, uint32_t warp_slot) const {
+    return size_t{sm} * gpu_.sm.max_warps + warp_slot;
+}
+
 double MemorySystem::dram_reads_of(uint32_t sm, uint32_t first_warp, uint32_t warps) const {
-    const auto first = dram_reads_of_warp_.begin() + size_t{sm} * gpu_.sm.max_warps + first_warp;
+    const auto first = dram_reads_of_warp_.begin() + warp_index(sm, first_warp);
     return std::accumulate(first, first + warps, 0.0);
 }
 
 void MemorySystem::forget_dram_reads(uint32_t sm, uint32_t first_warp, uint32_t warps) {
-    const auto first = dram_reads_of_warp_.begin() + size_t{sm} * gpu_.sm.max_warps + first_warp;
+    const auto first = dram_reads_of_warp_.begin() + warp_index(sm, first_warp);
     std::fill(first, first + warps, 0.0);
 }
 
@@ -93,7 +97,7 @@ void MemorySystem::count_dram_read(uint32_t waiter, uint8_t sectors) {
         sm = requests_[waiter].sm;
         token = requests_[waiter].token;
     }
-    const size_t at = size_t{sm} * gpu_.sm.max_warps + token / kMaxRegs;
+    const size_t at = warp_index(sm, token / kMaxRegs);
     if (at < dram_reads_of_warp_.size())
         dram_reads_of_warp_[at] += double(sector_count(sectors)) * kSector;
 }

@@ -145,8 +145,9 @@ class MemorySystem final : public DramListener {
 
     /// Counts the DRAM fill of `sectors` for the warp the miss's waiter belongs to.
     void count_dram_read(uint32_t waiter, uint8_t sectors);
-    /// Per SM and warp slot (sm * max_warps + slot): DRAM bytes read for it (dram_reads_of).
+    /// Per SM and warp slot (at warp_index): DRAM bytes read for it (dram_reads_of).
     std::vector<double> dram_reads_of_warp_;
+    size_t warp_index(uint32_t sm, uint32_t warp_slot) const;
 
     /// A request slot (reused or new) holding these fields; not an L1 miss yet.
     uint32_t new_request(uint64_t line, uint8_t sectors, bool write, uint32_t sm, uint32_t token);
