@@ -94,6 +94,11 @@ class GpuCore {
     std::vector<uint64_t> wave_ends_;        ///< kernel cycle at which each whole wave had finished
     std::vector<double> wave_work_;          ///< CTAs done at each wave end
     std::vector<KernelTotals> wave_totals_;  ///< the counters at each wave end
+    /// Finer marks than waves for the sampler's fitted rate: the kernel cycle and the CTAs
+    /// done each time the count passes another kMarksPerWave-th of a wave.
+    static constexpr uint64_t kMarksPerWave = 8;
+    std::vector<uint64_t> mark_times_;
+    std::vector<double> mark_ctas_;
     size_t warm_wave_ = 0;       ///< waves ending after wave_ends_[warm_wave_] count as steady
     double skipped_cycles_ = 0;  ///< time of the fast-forwarded trips (the simulated time is
                                  ///< this much behind the kernel's)

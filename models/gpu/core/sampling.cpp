@@ -73,6 +73,27 @@ SpanRate span_rate(const std::vector<uint64_t>& marks,
     return r;
 }
 
+double phase_averaged_cycles_per_unit(const std::vector<uint64_t>& times,
+                                      const std::vector<double>& work,
+                                      double from,
+                                      double to,
+                                      double unit,
+                                      uint32_t phases) {
+    const double length = to - from - unit;
+    if (length <= 0 || phases == 0) return 0.0;
+    const auto at = [&](double w) {
+        return static_cast<size_t>(std::lower_bound(work.begin(), work.end(), w) - work.begin());
+    };
+    double cycles = 0, done = 0;
+    for (uint32_t j = 0; j <= phases; ++j) {
+        const size_t a = at(from + unit * j / phases), b = at(from + unit * j / phases + length);
+        if (b >= work.size() || b <= a) continue;
+        cycles += double(times[b] - times[a]);
+        done += work[b] - work[a];
+    }
+    return done > 0 ? cycles / done : 0.0;
+}
+
 bool write_backs_steady(const KernelTotals& a,
                         const KernelTotals& b,
                         double cycles,

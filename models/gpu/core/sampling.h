@@ -65,6 +65,21 @@ SpanRate span_rate(const std::vector<uint64_t>& marks,
                    size_t min_spans,
                    size_t max_spans);
 
+/// Cycles per unit of work between marks (times[i], work[i], work rising) from `from` to `to`,
+/// averaged over phases + 1 starting points a unit apart divided in phases (from, from +
+/// unit / phases, ..., from + unit), each over to - from - unit of work. A rate taken between
+/// two marks a whole number of units apart depends on where the marks fall in the pattern the
+/// work finishes in: a cluster-split softmax finishes about 300 CTAs every 14,000 cycles where
+/// a wave (the unit) is 264, so six of every seven waves end one burst after the last and take
+/// 14,000 cycles, and a window of three of those read 11% slow. Starting points spread over a
+/// unit sample the bursts' phases evenly. 0 when no pair of marks is that far apart.
+double phase_averaged_cycles_per_unit(const std::vector<uint64_t>& times,
+                                      const std::vector<double>& work,
+                                      double from,
+                                      double to,
+                                      double unit,
+                                      uint32_t phases);
+
 /// Whether L2 write-backs have caught up with stores between a and b (cycles apart): DRAM got
 /// at least 90% of the bytes stored into L2, or so little DRAM traffic flowed that write-backs
 /// cannot slow anything (under half the peak even if every store were written back). Before

@@ -3,10 +3,14 @@
 // the in-flight line table and the cluster multicast table.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <vector>
+
 #include "models/gpu/core/cluster_multicast.h"
 #include "models/gpu/core/coalescer.h"
 #include "models/gpu/core/line_table.h"
 #include "models/gpu/core/occupancy.h"
+#include "models/gpu/core/sampling.h"
 #include "models/gpu/core/sector_cache.h"
 
 namespace sim::gpu {
@@ -180,6 +184,60 @@ TEST(ClusterMulticast, ACopyGoesOutWhenTheClustersLastMemberIssuesIt) {
     EXPECT_EQ(members[0].token, 10u);
     EXPECT_EQ(members[1].sm, 4u);
     EXPECT_EQ(table.waiting(), 2u);
+}
+
+/// Marks every `mark` units of work over `units` units, for work that finishes in bursts of
+/// `burst` units every `period` cycles, each burst spread evenly over `spread` cycles.
+void bursty_marks(double burst,
+                  uint64_t period,
+                  uint64_t spread,
+                  double mark,
+                  double units,
+                  std::vector<uint64_t>& times,
+                  std::vector<double>& work) {
+    for (double w = mark; w <= units; w += mark) {
+        const double b = std::floor((w - 1e-9) / burst);  // the burst that finishes w
+        const double into = (w - b * burst) / burst;      // how far into that burst
+        times.push_back(uint64_t(b * double(period) + into * double(spread)));
+        work.push_back(w);
+    }
+}
+
+TEST(Sampling, PhaseAveragedRateSeesBurstsThatDoNotMatchTheUnit) {
+    // A cluster-split softmax on H100: about 300 CTAs every 14,000 cycles, waves of 264. The
+    // true rate is 14,000 / 300 cycles per CTA. Three waves that each end one burst after the
+    // last read 14,000 / 264 from their ends (+14%); marks every eighth of a wave sampled over
+    // a wave's phases come within 2%.
+    std::vector<uint64_t> times;
+    std::vector<double> work;
+    bursty_marks(300, 14000, 2000, 33, 264 * 40, times, work);
+    const double truth = 14000.0 / 300.0;
+    std::vector<uint64_t> wave_ends;
+    std::vector<double> wave_work;
+    for (size_t i = 7; i < work.size(); i += 8) {
+        wave_ends.push_back(times[i]);
+        wave_work.push_back(work[i]);
+    }
+    // The window of three waves a sampler stopped at: waves 2 to 5 all end one burst apart.
+    std::vector<uint64_t> ends(wave_ends.begin(), wave_ends.begin() + 5);
+    std::vector<double> done(wave_work.begin(), wave_work.begin() + 5);
+    const SpanRate from_ends = span_rate(ends, done, 1, 3, 16);
+    ASSERT_EQ(from_ends.spans, 3u);
+    EXPECT_GT(from_ends.cycles_per_unit / truth, 1.10);
+    const double averaged = phase_averaged_cycles_per_unit(times, work, done[1], done[4], 264, 8);
+    EXPECT_NEAR(averaged / truth, 1.0, 0.02);
+}
+
+TEST(Sampling, PhaseAveragedRateOfWholeWavesFinishingTogetherIsExact) {
+    // A GEMM-like kernel: each wave's 132 CTAs finish within 500 cycles of each other, a wave
+    // every 20,000 cycles. Every phase of a wave sees the same whole waves between its ends.
+    std::vector<uint64_t> times;
+    std::vector<double> work;
+    bursty_marks(132, 20000, 500, 16.5, 132 * 20, times, work);
+    EXPECT_NEAR(phase_averaged_cycles_per_unit(times, work, 132 * 4, 132 * 10, 132, 8),
+                20000.0 / 132.0, 1e-9);
+    // Too short a window for a wave of phases: no rate.
+    EXPECT_EQ(phase_averaged_cycles_per_unit(times, work, 132 * 4, 132 * 5, 132, 8), 0.0);
 }
 
 }  // namespace
