@@ -68,6 +68,13 @@ void GpuCore::dispatch_clusters(uint32_t sm, uint64_t now) {
     }
 }
 
+double GpuCore::running_dram_reads() const {
+    double reads = 0;
+    for (const auto& s : sms_)
+        reads += s->running_dram_reads();
+    return reads;
+}
+
 KernelTotals GpuCore::totals_at(uint64_t now) {
     // Every SM's residency up to now, and the waits its warps are in: a warp books a wait only
     // when it next issues, so totals taken mid-kernel (at a wave's end, for a loop's window)
@@ -90,6 +97,8 @@ bool GpuCore::steady(uint64_t now,
         wave_ends_.push_back(now);
         wave_work_.push_back(double(wave_ends_.size() * wave));
         wave_totals_.push_back(so_far);
+        wave_done_ctas_.push_back(double(done_ctas_));
+        wave_done_reads_.push_back(so_far.dram_read_bytes - running_dram_reads());
     }
     // Warm-up: the first wave ramps up; and while the L2 still has room, the kernel's stores
     // stay in it instead of being written back, so those waves run faster than the steady
@@ -125,14 +134,18 @@ bool GpuCore::steady(uint64_t now,
     const double factor = double(kernel_.ctas - done_ctas_) / double(rate.spans * wave);
     const KernelTotals& first = wave_totals_[last - rate.spans];
     r.totals = wave_totals_.back().extrapolated(first, factor);
-    // The CTAs still running are among those the window's rate stands for, but their loads so
-    // far are already in the totals: counted twice, they put a kernel that loads first a
-    // wave's reads high (4.5% for a register-resident softmax).
-    double running_reads = 0;
-    for (const auto& s : sms_)
-        running_reads += s->running_dram_reads();
-    r.totals.dram_read_bytes =
-        std::max(wave_totals_.back().dram_read_bytes, r.totals.dram_read_bytes - running_reads);
+    // DRAM reads: those of the CTAs done, plus every CTA not done at the window's reads per CTA
+    // done. A CTA's loads come at its start and it counts at its end, so the reads of the CTAs
+    // running at either end of the window are left out of the window's: counted, they put a
+    // kernel that loads first a wave's reads high (4.5% for a register-resident softmax), and
+    // with CTAs finishing in bursts, as many as happened to be running (5% for a cluster
+    // softmax).
+    const double done_reads = so_far.dram_read_bytes - running_dram_reads();
+    const double reads_per_cta =
+        (wave_done_reads_[last] - wave_done_reads_[last - rate.spans]) /
+        std::max(1.0, wave_done_ctas_[last] - wave_done_ctas_[last - rate.spans]);
+    r.totals.dram_read_bytes = std::max(
+        so_far.dram_read_bytes, done_reads + double(kernel_.ctas - done_ctas_) * reads_per_cta);
     // In the steady state every byte stored is written back once: the CTAs not simulated add
     // their stores to the DRAM writes (a wave may hold some of its own in L2).
     r.totals.dram_write_bytes = wave_totals_.back().dram_write_bytes +

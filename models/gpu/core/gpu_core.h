@@ -75,6 +75,8 @@ class GpuCore {
     void fast_forward(LoopFastForward& loops, uint64_t now);
     /// The work counted up to simulated cycle now, fast-forwarded trips included.
     KernelTotals totals_at(uint64_t now);
+    /// DRAM reads the CTAs now running have made so far.
+    double running_dram_reads() const;
     /// The kernel's time at simulated cycle now: fast-forwarded trips included.
     uint64_t kernel_time(uint64_t now) const {
         return now + static_cast<uint64_t>(std::llround(skipped_cycles_));
@@ -94,6 +96,9 @@ class GpuCore {
     std::vector<uint64_t> wave_ends_;        ///< kernel cycle at which each whole wave had finished
     std::vector<double> wave_work_;          ///< CTAs done at each wave end
     std::vector<KernelTotals> wave_totals_;  ///< the counters at each wave end
+    /// At each wave end: the CTAs done and the DRAM reads of those done (the running CTAs'
+    /// loads so far taken out).
+    std::vector<double> wave_done_ctas_, wave_done_reads_;
     /// Finer marks than waves for the sampler's fitted rate: the kernel cycle and the CTAs
     /// done each time the count passes another kMarksPerWave-th of a wave.
     static constexpr uint64_t kMarksPerWave = 8;
