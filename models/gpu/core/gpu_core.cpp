@@ -274,7 +274,7 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
                 done_ctas_ += s.finished_ctas;
                 s.finished_ctas = 0;
                 wave_done |= done_ctas_ / wave != before / wave;
-                if (done_ctas_ / mark != before / mark) {
+                if (sampling.enabled && done_ctas_ / mark != before / mark) {
                     mark_times_.push_back(kernel_time(now));
                     mark_ctas_.push_back(double(done_ctas_));
                 }
