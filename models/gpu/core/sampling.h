@@ -69,10 +69,11 @@ SpanRate span_rate(const std::vector<uint64_t>& marks,
 /// averaged over phases + 1 starting points a unit apart divided in phases (from, from +
 /// unit / phases, ..., from + unit), each over to - from - unit of work. A rate taken between
 /// two marks a whole number of units apart depends on where the marks fall in the pattern the
-/// work finishes in: a cluster-split softmax finishes about 300 CTAs every 14,000 cycles where
-/// a wave (the unit) is 264, so six of every seven waves end one burst after the last and take
-/// 14,000 cycles, and a window of three of those read 11% slow. Starting points spread over a
-/// unit sample the bursts' phases evenly. 0 when no pair of marks is that far apart.
+/// work finishes in: the CTAs of a cluster-split softmax finish in bursts that hold more than a
+/// wave (the unit, 264 CTAs on H100), so six of every seven waves take about 14,000 cycles and
+/// the seventh 6,000-10,000, and a window of three long ones read 11% slow. Starting points
+/// spread over a unit sample the bursts' phases evenly. 0 when no pair of marks is that far
+/// apart.
 double phase_averaged_cycles_per_unit(const std::vector<uint64_t>& times,
                                       const std::vector<double>& work,
                                       double from,

@@ -155,10 +155,10 @@ TEST(GpuCore, SampledDramReadsCountTheRunningCtasLoadsOnce) {
 }
 
 TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
-    // Llama-3's softmax rows split over clusters of 8 on H100 finish in bursts of about 300
-    // CTAs every 14,000 cycles where a wave is 264 CTAs: six waves in seven end one burst
-    // after the last. The sampler stopped on three of those and read the kernel 8% slow from
-    // the window's ends; averaged over a wave's phases it lands within 2% of the full run.
+    // Llama-3's softmax rows split over clusters of 8 on H100 finish in bursts that hold more
+    // than a wave (264 CTAs): six waves in seven take about 14,000 cycles, the seventh 6,000 to
+    // 10,000. The sampler stopped on three long ones and read the kernel 8% slow from the
+    // window's ends; averaged over a wave's phases it lands within 2% of the full run.
     // Its reads per CTA, taken over the window's CTAs done without the running ones', were
     // 4% high with as many CTAs running at the window's ends as the bursts left; now within
     // 1%.

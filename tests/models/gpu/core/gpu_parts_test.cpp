@@ -204,10 +204,10 @@ void bursty_marks(double burst,
 }
 
 TEST(Sampling, PhaseAveragedRateSeesBurstsThatDoNotMatchTheUnit) {
-    // A cluster-split softmax on H100: about 300 CTAs every 14,000 cycles, waves of 264. The
-    // true rate is 14,000 / 300 cycles per CTA. Three waves that each end one burst after the
-    // last read 14,000 / 264 from their ends (+14%); marks every eighth of a wave sampled over
-    // a wave's phases come within 2%.
+    // A synthetic pattern like a cluster-split softmax's on H100: bursts of 300 CTAs every
+    // 14,000 cycles, waves of 264. The true rate is 14,000 / 300 cycles per CTA. Three waves
+    // that each end one burst after the last read 12% slow from their ends; marks every
+    // eighth of a wave sampled over a wave's phases come within 2%.
     std::vector<uint64_t> times;
     std::vector<double> work;
     bursty_marks(300, 14000, 2000, 33, 264 * 40, times, work);
