@@ -99,8 +99,9 @@ class GpuCore {
     /// At each wave end: the CTAs done and the DRAM reads of those done (the running CTAs'
     /// loads so far taken out).
     std::vector<double> wave_done_ctas_, wave_done_reads_;
-    /// Finer marks than waves for the sampler's fitted rate: the kernel cycle and the CTAs
-    /// done each time the count passes another kMarksPerWave-th of a wave.
+    /// Finer marks than waves for the sampler's phase-averaged rate (sampled runs only): the
+    /// kernel cycle and the CTAs done each time the count passes another kMarksPerWave-th of a
+    /// wave.
     static constexpr uint64_t kMarksPerWave = 8;
     std::vector<uint64_t> mark_times_;
     std::vector<double> mark_ctas_;
