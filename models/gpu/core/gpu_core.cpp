@@ -140,7 +140,7 @@ bool GpuCore::steady(uint64_t now,
     // kernel that loads first a wave's reads high (4.5% for a register-resident softmax), and
     // with CTAs finishing in bursts, as many as happened to be running (5% for a cluster
     // softmax).
-    const double done_reads = so_far.dram_read_bytes - running_dram_reads();
+    const double done_reads = wave_done_reads_[last];  // the wave that just ended: now
     const double reads_per_cta =
         (wave_done_reads_[last] - wave_done_reads_[last - rate.spans]) /
         std::max(1.0, wave_done_ctas_[last] - wave_done_ctas_[last - rate.spans]);

@@ -221,8 +221,10 @@ uint8_t add_exchange_line(KernelLaunch& k, AddressSpace& space) {
 /// Merges value across the CTAs of the row's cluster after each CTA reduced it (block_reduce):
 /// every warp's result goes to the other CTAs' shared memory, the leader waits for the
 /// cluster's arrivals (the multicast copy, which goes out when the last CTA asks), a barrier
-/// lets every warp see them, and a few shuffle steps reduce the cluster's values.
+/// lets every warp see them, and a few shuffle steps reduce the cluster's values. Nothing
+/// without a cluster.
 void cluster_reduce(ProgramBuilder& b, uint8_t value, uint8_t exchange, uint32_t cluster) {
+    if (cluster < 2) return;
     const uint8_t arrived = b.reg(), t = b.reg();
     b.op(Opcode::Sts, 1, 1, kNoReg, value);  // st.async to every CTA of the cluster
     b.tma(exchange, arrived, 1).leader_only().multicast();
@@ -253,14 +255,14 @@ KernelLaunch softmax_resident(const RowParams& p,
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, m, m, x[i]);
     b.block_reduce(m, warps);
-    if (s.cluster > 1) cluster_reduce(b, m, exchange, s.cluster);
+    cluster_reduce(b, m, exchange, s.cluster);
     for (uint32_t i = 0; i < s.iterations; ++i) {  // exp(x - max) and the running sum
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], m)
             .op(Opcode::Sfu, s.vec, s.vec, x[i], x[i])
             .op(Opcode::Falu, s.vec, s.vec, sum, sum, x[i]);
     }
     b.block_reduce(sum, warps);
-    if (s.cluster > 1) cluster_reduce(b, sum, exchange, s.cluster);
+    cluster_reduce(b, sum, exchange, s.cluster);
     b.op(Opcode::Sfu, 1, 1, sum, sum);  // 1 / sum
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], sum).stg(1, x[i], addr, i);
@@ -327,13 +329,13 @@ KernelLaunch layernorm_resident(
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, mean, mean, x[i]);
     b.block_reduce(mean, warps);
-    if (s.cluster > 1) cluster_reduce(b, mean, exchange, s.cluster);
+    cluster_reduce(b, mean, exchange, s.cluster);
     for (uint32_t i = 0; i < s.iterations; ++i) {
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], mean)    // x - mean
             .op(Opcode::Ffma, s.vec, s.vec, var, var, x[i]);  // sum of squares
     }
     b.block_reduce(var, warps);
-    if (s.cluster > 1) cluster_reduce(b, var, exchange, s.cluster);
+    cluster_reduce(b, var, exchange, s.cluster);
     b.op(Opcode::Sfu, 1, 1, var, var);  // rsqrt(var + eps)
     // Scale and shift, with gamma and beta double-buffered: the next pair loads while this
     // one is used.
