@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/core/error.h"
+#include "sim/core/ring_bitmap.h"
 
 namespace sim {
 
@@ -45,7 +46,7 @@ class CalendarQueue {
     uint64_t next_time() const {
         // Every overflow event lies beyond every ring event.
         if (ring_count_ == 0) return overflow_.empty() ? kEmpty : overflow_.top().first;
-        return cursor_ + first_occupied_from(cursor_ & (size_ - 1));
+        return cursor_ + distance_to_first_occupied(occupied_, cursor_ & (size_ - 1));
     }
 
     /// Removes the events of cycle next_time() and appends their ids to out.
@@ -80,22 +81,6 @@ class CalendarQueue {
             overflow_.pop();
         }
     }
-    /// Distance from slot start to the first occupied slot (ring_count_ > 0).
-    uint64_t first_occupied_from(uint64_t start) const {
-        const size_t words = occupied_.size();
-        size_t w = start / 64;
-        uint64_t bits = occupied_[w] & (~uint64_t{0} << (start % 64));
-        for (size_t step = 0; step <= words; ++step) {
-            if (bits != 0) {
-                const uint64_t slot = w * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
-                return (slot + size_ - start) & (size_ - 1);
-            }
-            w = (w + 1) % words;
-            bits = occupied_[w];
-        }
-        throw SimBug("calendar ring count says occupied but no bucket is");
-    }
-
     uint64_t size_;
     std::vector<std::vector<uint32_t>> buckets_;
     std::vector<uint64_t> occupied_;

@@ -48,7 +48,9 @@ HbmSystem::HbmSystem(const HbmCoreConfig& config)
                config.layout,
                config.xor_bank_with_row,
                config.skew_partitions,
-               config.column_xor) {
+               config.column_xor),
+      calendar_(size_t{config.stacks} * config.channels_per_stack *
+                config.pseudo_channels_per_channel) {
     const size_t count =
         size_t{config.stacks} * config.channels_per_stack * config.pseudo_channels_per_channel;
     const CommandBusConfig& bc = config.command_bus;
@@ -131,7 +133,7 @@ bool HbmSystem::try_send(size_t pc, const MemRequest& r, uint64_t arrival) {
 
 uint64_t HbmSystem::next_event() const {
     const uint64_t t = calendar_.next_time();
-    return t == CalendarQueue::kEmpty ? kNever : t;
+    return t == IndexCalendar::kEmpty ? kNever : t;
 }
 
 void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector<size_t>* touched) {
@@ -139,7 +141,6 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
     while (!calendar_.empty() && calendar_.next_time() <= now) {
         due_.clear();
         const uint64_t t = calendar_.pop_earliest(due_);
-        in_index_order(due_);
         // Many controllers fall due at one cycle, and theirs is more state than the host's
         // caches hold: hint each one's state two steps and its arrays one step ahead.
         constexpr size_t kAhead = 4;
@@ -168,24 +169,6 @@ void HbmSystem::advance(uint64_t now, std::vector<Completion>& done, std::vector
             for (uint32_t k = 0; k < group_; ++k)
                 advance_one(first + (k + now) % group_, now, done, touched);
         }
-    }
-}
-
-void HbmSystem::in_index_order(std::vector<uint32_t>& due) {
-    // The order they were scheduled in depends on when each controller last woke, and the
-    // caller sees the cycle's completions, and retries refused requests on the controllers
-    // they free, in the order they are advanced. In scheduling order, a change that only woke
-    // the controllers less often moved a GPU kernel's cycles by up to 0.5%. A stream has tens
-    // due at once, hence a bit per pseudo-channel (2% of BM_HbmTraffic/0's instructions;
-    // sorting each cycle's completions instead cost 4%).
-    if (std::is_sorted(due.begin(), due.end())) return;
-    due_bits_.assign((channels_.size() + 63) / 64, 0);
-    for (const uint32_t pc : due)
-        due_bits_[pc / 64] |= uint64_t{1} << (pc % 64);
-    due.clear();  // one scheduled twice at one cycle is advanced once either way
-    for (size_t w = 0; w < due_bits_.size(); ++w) {
-        for (uint64_t bits = due_bits_[w]; bits != 0; bits &= bits - 1)
-            due.push_back(static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits)));
     }
 }
 

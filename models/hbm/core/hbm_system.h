@@ -13,8 +13,8 @@
 
 #include "models/hbm/core/address_mapping.h"
 #include "models/hbm/core/pseudo_channel.h"
-#include "sim/core/calendar_queue.h"
 #include "sim/core/error.h"
+#include "sim/core/index_calendar.h"
 
 namespace sim::hbm {
 
@@ -123,8 +123,6 @@ class HbmSystem {
 
   private:
     void schedule(size_t pc);
-    /// Puts the pseudo-channels due at one cycle in index order, each once.
-    void in_index_order(std::vector<uint32_t>& due);
     /// Advances pc at now (once per cycle at most) and reschedules it.
     void advance_one(size_t pc,
                      uint64_t now,
@@ -145,9 +143,13 @@ class HbmSystem {
     uint32_t group_ = 1;                 ///< pseudo-channels advanced together (sharing a bus)
     std::vector<uint64_t> advanced_at_;  ///< per pseudo-channel, with group_ > 1
     std::vector<uint64_t> scheduled_;
-    CalendarQueue calendar_;
-    std::vector<uint32_t> due_;       ///< pseudo-channels popped from the calendar, reused
-    std::vector<uint64_t> due_bits_;  ///< a bit per pseudo-channel, to put due_ in index order
+    /// Pseudo-channels come out of it in index order: the order they were scheduled in
+    /// depends on when each last woke, and the caller sees a cycle's completions, and retries
+    /// refused requests on the pseudo-channels they free, in the order they are advanced. In
+    /// scheduling order, a change that only woke the controllers less often moved a GPU
+    /// kernel's cycles by up to 0.5%.
+    IndexCalendar calendar_;
+    std::vector<uint32_t> due_;  ///< pseudo-channels popped from the calendar, reused
     uint32_t granule_bytes_ = 0;
     uint64_t queued_ = 0;
     uint64_t advanced_to_ = 0;  ///< the latest cycle advance() was called for
