@@ -64,4 +64,17 @@ template <typename WriteMessage>
         }                                                                      \
     } while (false)
 
+/// SIM_HOT_ASSERT checks an invariant on a path taken per DRAM command, whose condition reads
+/// state the path itself does not need (a cache line of its own, per command). It is compiled
+/// in where WALLSIM_HOT_CHECKS is defined (the sanitizer and fuzz builds define it, and
+/// -DWALLSIM_HOT_CHECKS=ON does) or NDEBUG is not (Debug), and left out of the optimised build
+/// users run, as gem5's fast build leaves out its asserts.
+#if defined(WALLSIM_HOT_CHECKS) || !defined(NDEBUG)
+#define SIM_HOT_ASSERT(cond, msg) SIM_ASSERT(cond, msg)
+#else
+#define SIM_HOT_ASSERT(cond, msg) \
+    do {                          \
+    } while (false)
+#endif
+
 }  // namespace sim

@@ -107,7 +107,10 @@ void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
             break;
         }
         case Command::RD:
-        case Command::WR: issue_column(cmd == Command::WR, bank, now); break;
+        case Command::WR:
+            SIM_ASSERT(open_rows_[bank] != kClosed, "column command to a closed bank");
+            issue_column(cmd == Command::WR, bank, now);
+            break;
         case Command::REF: {
             SIM_ASSERT(all_closed(), "REF with an open row");
             for (uint64_t& act : bank_act_)

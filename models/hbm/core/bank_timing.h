@@ -58,10 +58,12 @@ class BankTiming {
             acts_seen_ >= 4 ? std::max(next_act_, act_window_[0] + t_.faw) : next_act_;
         return done > t_.act_extra ? done - t_.act_extra : 0;
     }
-    /// issue(RD or WR), inline for the scheduler's hot loop.
+    /// issue(RD or WR), inline for the scheduler's hot loop; its checks are SIM_HOT_ASSERTs
+    /// (issue() checks always).
     void issue_column(bool write, uint32_t bank, uint64_t now) {
-        SIM_ASSERT(now >= earliest_column(write, bank), "column command issued before it is legal");
-        SIM_ASSERT(open_rows_[bank] != kClosed, "column command to a closed bank");
+        SIM_HOT_ASSERT(now >= earliest_column(write, bank),
+                       "column command issued before it is legal");
+        SIM_HOT_ASSERT(open_rows_[bank] != kClosed, "column command to a closed bank");
         const uint32_t group = group_of(bank);
         Group& g = groups_[group];
         if (write) {
