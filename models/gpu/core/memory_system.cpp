@@ -24,13 +24,6 @@ uint64_t ceil_div(uint64_t a, uint64_t b) {
     return (a + b - 1) / b;
 }
 
-/// log2 of an address mapping's column block when it is a power of two, else 0 (blocks of one
-/// byte: every address decoded on its own).
-uint32_t block_shift_of(uint64_t bytes) {
-    if (bytes == 0 || (bytes & (bytes - 1)) != 0) return 0;
-    return static_cast<uint32_t>(__builtin_ctzll(bytes));
-}
-
 /// An entry of a pool whose freed entries keep their vectors' capacity: a freed one, or a new one.
 template <typename Entry>
 uint32_t take_from_pool(std::vector<Entry>& pool, std::vector<uint32_t>& free) {
@@ -56,7 +49,7 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
       dram_(own_dram_ ? *own_dram_ : *access.system),
       port_(access.port),
       dram_capacity_(dram_.mapping().capacity()),
-      dram_block_shift_(block_shift_of(dram_.mapping().column_block_bytes())),
+      dram_block_shift_(dram_.mapping().column_block_shift()),
       l1_pending_(gpu.sm_count, 0),
       slice_free_(gpu.l2.slices, 0),
       refused_reads_(dram_.pseudo_channel_count()),

@@ -74,6 +74,12 @@ class AddressMapping {
     /// addresses of one aligned block of this many bytes decode alike but for the column (a
     /// caller may decode a block once for several requests in it).
     uint64_t column_block_bytes() const { return column_block_bytes_; }
+    /// log2 of column_block_bytes() when that is a power of two, else 0 (blocks of one byte):
+    /// addresses equal above this many bits decode alike but for the column.
+    uint32_t column_block_shift() const {
+        const uint64_t b = column_block_bytes_;
+        return (b & (b - 1)) == 0 ? static_cast<uint32_t>(__builtin_ctzll(b)) : 0;
+    }
 
   private:
     enum Field {

@@ -155,6 +155,10 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
         return system.try_send(pc, r, arrival);
     };
 
+    const uint32_t block_shift = system.mapping().column_block_shift();
+    uint64_t decoded_block = ~0ULL;
+    AddressParts parts;
+    size_t decoded_pc = 0;
     while (retired < total) {
         done.clear();
         touched.clear();
@@ -180,9 +184,15 @@ TrafficResult run_traffic(HbmSystem& system, const TrafficParams& params) {
             uint64_t addr = 0;
             bool write = false;
             stream.next(issued, addr, write);
-            const AddressParts at = system.mapping().decode(addr);
-            const size_t pc = system.pseudo_channel_of(at);
-            const MemRequest r = system.request_for(issued, at, write, params.request_bytes);
+            // Requests in one column block decode alike but for the column, which a request
+            // does not carry: a stream decodes once per block (as the GPU's L2 does).
+            if (addr >> block_shift != decoded_block) {
+                decoded_block = addr >> block_shift;
+                system.mapping().decode_into(addr, parts);
+                decoded_pc = system.pseudo_channel_of(parts);
+            }
+            const size_t pc = decoded_pc;
+            const MemRequest r = system.request_for(issued, parts, write, params.request_bytes);
             ++issued;
             const uint64_t arrival =
                 params.arrival_jitter ? now + jitter() % (params.arrival_jitter + 1ULL) : now;
