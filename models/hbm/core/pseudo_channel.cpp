@@ -362,18 +362,7 @@ void PseudoChannel::issue_column(Queue& q,
     }
 }
 
-uint64_t PseudoChannel::next_column_at(const Queue& q, bool write, uint64_t now) const {
-    // No bank goes before the pseudo-channel's next column slot: a bank free by then ends the
-    // search (in a stream, usually the first).
-    uint64_t floor = std::max(timing_.earliest_any_column(write), now + 1);
-    if (bus_) floor = std::max(floor, bus_->column_free);
-    // With many banks holding hits one is almost surely free by then; looking at each cost a
-    // stream (BM_HbmTraffic/0) 2% of its instructions for no wake-up saved.
-    constexpr int kMostBanksLooked = 4;
-    uint64_t many = q.hit_banks;
-    for (int n = 0; n < kMostBanksLooked && many != 0; ++n)
-        many &= many - 1;
-    if (many != 0) return floor;
+uint64_t PseudoChannel::earliest_hit_bank_column(const Queue& q, bool write, uint64_t floor) const {
     uint64_t at = kNever;
     for (uint64_t banks = q.hit_banks; banks != 0; banks &= banks - 1) {
         at = std::min(at, timing_.earliest_column(write, __builtin_ctzll(banks)));
@@ -471,13 +460,11 @@ void PseudoChannel::close_idle_rows(uint64_t now, uint64_t& next) {
     }
 }
 
-size_t PseudoChannel::schedulable(const Queue& q,
-                                  uint64_t now,
-                                  uint32_t& tail_hits,
-                                  uint64_t& next) const {
+size_t PseudoChannel::schedulable_prefix(const Queue& q,
+                                         uint64_t now,
+                                         uint32_t& tail_hits,
+                                         uint64_t& next) const {
     size_t ready = q.arrived;
-    tail_hits = 0;
-    if (ready == 0 || q.newest_arrival + params_.frontend_cycles <= now) return ready;
     while (ready > 0 && ready_at(q.entries[ready - 1]) > now) {
         --ready;
         if (q.hit_at.test(ready)) ++tail_hits;
