@@ -512,7 +512,18 @@ void PseudoChannel::advance(uint64_t now, std::vector<Completion>& done) {
     // Some schedulable request needs an ACT or PRE when not all of them are row hits.
     const bool need_row = ready > q.hit_total - (serve_writes ? write_tail_hits : read_tail_hits);
     issue_column(q, serve_writes, ready, now, done, next);
-    const bool row = need_row && !row_held && issue_row(q, ready, now, next);
+    bool row = false;
+    if (need_row && !row_held) {
+        const RowScan& scan = q.row_scan;
+        if (scan.epoch == row_epoch_ && now < scan.until && scan.scanned == ready &&
+            !params_.full_row_scan) {
+            // The last scan still holds and nothing became schedulable since: no row command
+            // before scan.until (what issue_row would conclude, without its set-up).
+            next = std::min(next, scan.until);
+        } else {
+            row = issue_row(q, ready, now, next);
+        }
+    }
     if (!params_.open_row && !row_held) {
         // issue_row's bound leaves out the rows to close; the next cycle looks for them.
         if (row)
