@@ -115,11 +115,22 @@ uint64_t SectorCache::fill_unused(uint64_t lines) {
     // ends up holding only them.
     const uint64_t per_set = lines / sets_, extra = lines % sets_;
     uint64_t dirty = 0;
+    // The ways in the order victim_way() would pick them: the free ones by index, then the
+    // others from the least recently used (ties by index). A way just filled is the most
+    // recent of its set, so the fills take the ways in this order, each once: one sort per
+    // set instead of a scan of the set per fill.
+    std::vector<uint64_t> order(ways_);
     for (uint64_t set = 0; set < sets_; ++set) {
         const Set s = set_at(set);
         const uint64_t fills = std::min<uint64_t>(per_set + (set < extra ? 1 : 0), ways_);
+        if (fills == 0) continue;
+        for (uint32_t w = 0; w < ways_; ++w) {
+            const uint64_t age = s.tags()[w] == kFree ? 0 : uint64_t{s.stamps()[w]} + 1;
+            order[w] = age << 32 | w;
+        }
+        std::sort(order.begin(), order.end());
         for (uint64_t f = 0; f < fills; ++f) {
-            const size_t w = victim_way(s);
+            const auto w = static_cast<size_t>(order[f] & 0xFFFFFFFFu);
             if (s.tags()[w] != kFree)
                 dirty += static_cast<uint64_t>(__builtin_popcount(dirty_of(s.bits()[w])));
             // A line no address maps to: real lines are below 2^63.

@@ -61,6 +61,31 @@ TEST(SectorCache, UnusedFillsTakeFreeWaysFirstThenTheLeastRecentlyUsed) {
     EXPECT_EQ(c.lookup(128, 0xF), 0);
 }
 
+TEST(SectorCache, UnusedFillsEvictWhatFillsOfNewLinesWould) {
+    // One set of 16 ways, used in a shuffled order with some ways freed again: k unused fills
+    // must evict the same lines, and as many dirty sectors, as k fills of new lines do.
+    for (uint64_t k = 1; k <= 16; ++k) {
+        SectorCache unused(16 * 128, 16), fresh(16 * 128, 16);
+        SectorCache::Victim v;
+        for (SectorCache* c : {&unused, &fresh}) {
+            for (uint64_t i = 0; i < 16; ++i)
+                c->fill((i * 7 % 16) * 128, 0xF, i % 3 == 0, v);
+            c->lookup(5 * 128, 0xF);  // touched again: among the most recent
+            c->invalidate(9 * 128);   // free ways come first
+            c->invalidate(2 * 128);
+        }
+        const uint64_t dirty = unused.fill_unused(k);
+        uint64_t fresh_dirty = 0;
+        for (uint64_t f = 0; f < k; ++f) {
+            fresh.fill((100 + f) * 128, 0xF, false, v);
+            fresh_dirty += static_cast<uint64_t>(__builtin_popcount(v.dirty));
+        }
+        EXPECT_EQ(dirty, fresh_dirty) << k << " fills";
+        for (uint64_t i = 0; i < 16; ++i)
+            EXPECT_EQ(unused.lookup(i * 128, 0xF), fresh.lookup(i * 128, 0xF)) << "line " << i;
+    }
+}
+
 TEST(LoopFastForward, AFastForwardedGemmAgreesWithTheTripByTripRun) {
     // 16 CTAs of 256 k-tiles on 8 SMs: two waves, each fast-forwarded.
     const GpuParams p = small_h100(8);
