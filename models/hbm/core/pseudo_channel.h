@@ -276,6 +276,14 @@ class PseudoChannel {
     /// FR-FCFS row command: the ACT or PRE of the oldest schedulable request that needs one
     /// and may have it now (a PRE waits while the open row still has hits queued).
     bool issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& next);
+    /// The earliest row command of the banks of q's requests from..ready, other than the banks
+    /// in skip, given the pseudo-channel's ACT floor (a bound on the next wake-up).
+    uint64_t row_commands_at(const Queue& q,
+                             size_t from,
+                             size_t ready,
+                             uint64_t skip,
+                             uint64_t act_floor,
+                             uint64_t now) const;
     void close_idle_rows(uint64_t now, uint64_t& next);
     /// How many of q's requests are schedulable at now (a prefix); tail_hits counts the row
     /// hits among the rest, and next takes the cycle the first of the rest becomes schedulable.
