@@ -386,16 +386,7 @@ uint64_t PseudoChannel::row_commands_at(const Queue& q,
         // An open row with queued hits takes no row command before they are served; a hit's
         // own bank is such a bank.
         if (open != BankTiming::kClosed && (q.hit_banks & (uint64_t{1} << bank))) continue;
-        uint64_t t = act_floor;
-        if (open == BankTiming::kClosed) {
-            if (act_floor <= now) {
-                t = timing_.earliest(Command::ACT, bank);
-                if (t <= now && bus_ && !bus_->row_free_at(true, now)) t = bus_->row_wake(true);
-            }
-        } else {
-            t = timing_.earliest(Command::PRE, bank);
-        }
-        at = std::min(at, t);
+        at = std::min(at, row_command_at(bank, open == BankTiming::kClosed, act_floor, now));
     }
     return at;
 }
@@ -427,16 +418,7 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         scan.tried |= bit;
         // FR-FCFS: while the open row still has queued hits, they go first.
         if (open != BankTiming::kClosed && (q.hit_banks & bit)) continue;
-        uint64_t at = act_floor;
-        if (open == BankTiming::kClosed) {
-            if (act_floor <= now) {
-                at = timing_.earliest(Command::ACT, bank);
-                // An ACT may need the row bus for longer than a PRE (from its rising edge).
-                if (at <= now && bus_ && !bus_->row_free_at(true, now)) at = bus_->row_wake(true);
-            }
-        } else {
-            at = timing_.earliest(Command::PRE, bank);
-        }
+        const uint64_t at = row_command_at(bank, open == BankTiming::kClosed, act_floor, now);
         if (at > now) {
             if (open != BankTiming::kClosed) scan.waiting_pre |= bit;
             scan.until = std::min(scan.until, at);

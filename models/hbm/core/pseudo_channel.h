@@ -276,6 +276,16 @@ class PseudoChannel {
     /// FR-FCFS row command: the ACT or PRE of the oldest schedulable request that needs one
     /// and may have it now (a PRE waits while the open row still has hits queued).
     bool issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& next);
+    /// The earliest cycle bank's row command may go: its ACT when closed (no earlier than the
+    /// pseudo-channel's ACT floor), its PRE when open.
+    uint64_t row_command_at(uint32_t bank, bool closed, uint64_t act_floor, uint64_t now) const {
+        if (!closed) return timing_.earliest(Command::PRE, bank);
+        if (act_floor > now) return act_floor;
+        uint64_t at = timing_.earliest(Command::ACT, bank);
+        // An ACT may need the row bus for longer than a PRE (from its rising edge).
+        if (at <= now && bus_ && !bus_->row_free_at(true, now)) at = bus_->row_wake(true);
+        return at;
+    }
     /// The earliest row command of the banks of q's requests from..ready, other than the banks
     /// in skip, given the pseudo-channel's ACT floor (a bound on the next wake-up).
     uint64_t row_commands_at(const Queue& q,
