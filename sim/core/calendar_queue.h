@@ -16,6 +16,7 @@ namespace sim {
 /// A slot is the list of its cycle's ids in push order.
 struct ListSlots {
     std::vector<std::vector<uint32_t>> lists;
+    void resize(uint64_t slots) { lists.resize(slots); }
     void put(uint64_t slot, uint32_t id) { lists[slot].push_back(id); }
     void take(uint64_t slot, std::vector<uint32_t>& out) {
         out.insert(out.end(), lists[slot].begin(), lists[slot].end());
@@ -26,10 +27,7 @@ struct ListSlots {
 class CalendarQueue : public RingCalendar<ListSlots> {
   public:
     /// horizon_log2: log2 of the ring size in cycles (6 .. 20).
-    explicit CalendarQueue(unsigned horizon_log2 = 10)
-        : RingCalendar(horizon_log2,
-                       ListSlots{std::vector<std::vector<uint32_t>>(
-                           size_t{1} << std::min(horizon_log2, 20u))}) {}
+    explicit CalendarQueue(unsigned horizon_log2 = 10) : RingCalendar(horizon_log2, {}) {}
 };
 
 }  // namespace sim

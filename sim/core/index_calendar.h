@@ -20,6 +20,7 @@ namespace sim {
 struct BitSetSlots {
     size_t words = 1;
     std::vector<uint64_t> bits;  ///< one set per slot, words words each
+    void resize(uint64_t slots) { bits.assign(slots * words, 0); }
     void put(uint64_t slot, uint32_t index) {
         bits[slot * words + index / 64] |= uint64_t{1} << (index % 64);
     }
@@ -37,7 +38,8 @@ class IndexCalendar : public RingCalendar<BitSetSlots> {
   public:
     /// count: the number of indices; horizon_log2: log2 of the ring size in cycles (6 .. 20).
     explicit IndexCalendar(size_t count, unsigned horizon_log2 = 10)
-        : RingCalendar(horizon_log2, slots_for(count, horizon_log2)), count_(count) {}
+        : RingCalendar(horizon_log2, BitSetSlots{std::max<size_t>(1, (count + 63) / 64), {}}),
+          count_(count) {}
 
     /// Makes index due at cycle t; t must not be earlier than the last cycle popped.
     void push(uint64_t t, uint32_t index) {
@@ -46,12 +48,6 @@ class IndexCalendar : public RingCalendar<BitSetSlots> {
     }
 
   private:
-    static BitSetSlots slots_for(size_t count, unsigned horizon_log2) {
-        BitSetSlots s;
-        s.words = std::max<size_t>(1, (count + 63) / 64);
-        s.bits.assign((size_t{1} << std::min(horizon_log2, 20u)) * s.words, 0);
-        return s;
-    }
     size_t count_;
 };
 

@@ -5,6 +5,7 @@
 // cycle is a find-first-set over the bitmap; events further out wait in a binary heap and move
 // into the ring when it reaches them. What a slot holds, and so the order a cycle's events
 // come out in, is the Slots policy's:
+//   void resize(uint64_t slots)            makes room for that many empty slots
 //   void put(uint64_t slot, uint32_t id)   adds id
 //   void take(uint64_t slot, std::vector<uint32_t>& out)   appends the slot's ids, empties it
 // A calendar keeps whatever is pushed: callers that reschedule an id filter out the stale
@@ -61,10 +62,12 @@ class RingCalendar {
     }
 
   protected:
-    /// horizon_log2: log2 of the ring size in cycles (6 .. 20); slots holds 2^horizon_log2.
-    RingCalendar(unsigned horizon_log2, Slots slots)
-        : size_(uint64_t{1} << horizon_log2), slots_(std::move(slots)), occupied_(size_ / 64, 0) {
+    /// horizon_log2: log2 of the ring size in cycles (6 .. 20); slots is resized to it.
+    RingCalendar(unsigned horizon_log2, Slots slots) : slots_(std::move(slots)) {
         SIM_ASSERT(horizon_log2 >= 6 && horizon_log2 <= 20, "calendar horizon out of range");
+        size_ = uint64_t{1} << horizon_log2;
+        slots_.resize(size_);
+        occupied_.assign(size_ / 64, 0);
     }
     Slots& slots() { return slots_; }
 
@@ -104,7 +107,7 @@ class RingCalendar {
         throw SimBug("calendar says a slot is occupied but none is");
     }
 
-    uint64_t size_;
+    uint64_t size_ = 0;
     Slots slots_;
     std::vector<uint64_t> occupied_;
     uint64_t cursor_ = 0;  ///< the last cycle popped; every queued event is at or after it

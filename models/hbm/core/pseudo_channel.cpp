@@ -401,12 +401,6 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         scan = {row_epoch_, 0, 0, 0, kNever};
     if (!row_bus_free(false, now, next)) return false;
     uint64_t act_floor = timing_.earliest_any_activate();
-    // Once a command has issued, the rest of the queue only bounds the next one: waking at
-    // now + 1 instead found nothing to do after most row commands (0.7 M of the 9.2 M
-    // wake-ups of BM_GemmKernel/1). Commands only ever move others' earliest cycles later, so
-    // the bounds the scan took before the command hold.
-    bool issued = false;
-    uint64_t after = kNever;
     // A hit waits for its CAS: only the others need a row command.
     for (size_t i = q.hit_at.next_clear(scan.scanned, ready); i < ready;
          i = q.hit_at.next_clear(i + 1, ready)) {
@@ -424,6 +418,11 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
             scan.until = std::min(scan.until, at);
             continue;
         }
+        // Once a command has issued, the rest of the queue only bounds the next one: waking
+        // at now + 1 instead found nothing to do after most row commands (0.7 M of the 9.2 M
+        // wake-ups of BM_GemmKernel/1). Commands only ever move others' earliest cycles
+        // later, so the bounds the scan took before the command hold.
+        uint64_t after;
         Entry& e = q.entries[i];
         if (open == BankTiming::kClosed) {
             if (e.first == kNotStarted) e.first = kFirstAct;
@@ -438,7 +437,6 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
             precharge(bank, now);
             after = timing_.earliest(Command::ACT, bank);
         }
-        issued = true;
         after = std::min(after, scan.until);
         // The requests past this one only bound the next command, and each bank decides
         // alike for all of its requests: taken bank by bank, not request by request (with
@@ -446,9 +444,6 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         // the queue was most of issue_row's time).
         if (after > now + 1)
             after = std::min(after, row_commands_at(q, i + 1, ready, scan.tried, act_floor, now));
-        break;
-    }
-    if (issued) {
         next = std::min(next, std::max(after, now + 1));
         return true;
     }
