@@ -50,6 +50,9 @@ ParamTable<tensor_core::TensorCoreConfig> tensor_core_param_table() {
               "shared memory the Tensor Cores of an SM read together");
     t.integer("latency", &P::latency, 0, 10000, "SM cycles",
               "from an MMA's last operand to its accumulator");
+    t.number("mma_sync_rate", &P::mma_sync_rate, 0, 1, true, "of the dense rate",
+             "with instruction wgmma: the share of each precision's rate that kernels issuing "
+             "Ampere's mma.sync reach (a trace's kernel: {mma: mma_sync})");
     return t;
 }
 

@@ -60,7 +60,7 @@ std::string op_key(const Op& op) {
     for (const auto* field :
          {&h.block, &h.vector, &h.registers, &h.shared_memory, &h.stride, &h.divergence})
         hint(o, *field);
-    o << ',' << h.sparse;
+    o << ',' << h.sparse << ',' << h.mma;
     return o.str();
 }
 

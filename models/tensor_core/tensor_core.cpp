@@ -27,6 +27,25 @@ void TensorCoreConfig::validate() const {
     if (sub_partitions == 0) throw std::invalid_argument("no sub-partitions");
     if (shared_bytes_per_clock == 0)
         throw std::invalid_argument("shared memory bandwidth must be positive");
+    if (!(mma_sync_rate > 0 && mma_sync_rate <= 1))
+        throw std::invalid_argument("mma_sync_rate must be in (0, 1]");
+    if (family == MmaFamily::MmaSync && mma_sync_rate != 1)
+        throw std::invalid_argument(
+            "mma_sync_rate is for a wgmma core; with instruction mma_sync, mma.sync runs at the "
+            "core's own rate");
+}
+
+TensorCoreConfig TensorCoreConfig::issuing(MmaFamily f) const {
+    if (f == family) return *this;
+    if (f == MmaFamily::Wgmma)
+        throw std::invalid_argument(
+            "this GPU's Tensor Cores have no wgmma (Hopper's warpgroup MMA)");
+    TensorCoreConfig c = *this;
+    c.family = MmaFamily::MmaSync;
+    for (auto& [dtype, rate] : c.macs_per_clock)
+        rate *= mma_sync_rate;
+    c.mma_sync_rate = 1;
+    return c;
 }
 
 uint32_t mma_k(DType d) {

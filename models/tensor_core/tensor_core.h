@@ -43,10 +43,18 @@ struct TensorCoreConfig {
     uint32_t sub_partitions = 4;
     uint32_t shared_bytes_per_clock = 128;  ///< per SM, all sub-partitions together
     uint32_t latency = 24;  ///< cycles from the last operand to the accumulator (ASSUMPTION)
+    /// On a wgmma core, the fraction of macs_per_clock that mma.sync reaches: Hopper still runs
+    /// Ampere's per-warp instruction, below the warpgroup instruction's rate. 1 on a core whose
+    /// own family is mma.sync.
+    double mma_sync_rate = 1;
 
     /// Throws std::invalid_argument naming the first impossible value.
     void validate() const;
     bool supports(DType d) const { return macs_per_clock.count(d) != 0; }
+    /// This core as a kernel that issues `f` sees it: on a wgmma core, mma.sync runs at
+    /// mma_sync_rate of each precision's rate. Throws std::invalid_argument for wgmma on an
+    /// mma.sync core (Ampere has no warpgroup MMA).
+    TensorCoreConfig issuing(MmaFamily f) const;
 };
 
 /// Where an MMA's A operand comes from (B always comes from shared memory for wgmma and

@@ -142,8 +142,12 @@ struct KernelHints {
     std::optional<uint64_t> stride;      ///< elements between neighbouring threads (1: coalesced)
     std::optional<uint64_t> divergence;  ///< paths a warp's branch splits into (1..32)
     bool sparse = false;                 ///< GEMM: A is 2:4 structured-sparse (Sparse Tensor Cores)
+    /// GEMM, convolution, attention: the MMA instruction the kernel issues (mma_sync, wgmma);
+    /// empty: the GPU's own family.
+    std::string mma;
     bool any() const {
-        return block || vector || registers || shared_memory || stride || divergence || sparse;
+        return block || vector || registers || shared_memory || stride || divergence || sparse ||
+               !mma.empty();
     }
 };
 

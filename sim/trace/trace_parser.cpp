@@ -56,7 +56,7 @@ DType read_dtype(const ConfigNode& n, const std::string& key, DType fallback) {
 }
 
 // The optional `kernel:` map of an operator: how a GPU model shapes its kernel.
-KernelHints read_kernel_hints(const ConfigNode& op) {
+KernelHints read_kernel_hints(const ConfigNode& op, OpKind kind) {
     KernelHints h;
     if (!op.has("kernel")) return h;
     const ConfigNode n = op.child("kernel");
@@ -79,6 +79,9 @@ KernelHints read_kernel_hints(const ConfigNode& op) {
     read("stride", h.stride, 1, uint64_t{1} << 20, "a stride of at least 1 element");
     read("divergence", h.divergence, 1, 32, "1..32 paths");
     n.get("sparse", h.sparse);
+    if (n.get_choice("mma", h.mma, {"mma_sync", "wgmma"}) && kind != OpKind::Gemm &&
+        kind != OpKind::Conv2d && kind != OpKind::Attention)
+        n.fail("mma", "only gemm, conv2d and attention kernels issue MMAs");
     n.reject_unknown_keys();
     return h;
 }
@@ -350,7 +353,7 @@ class TraceBuilder {
 
         op.dtype = read_dtype(n, "dtype", default_dtype(op.kind));
         op.params = read_params(n, op.kind, op.dtype);
-        op.kernel = read_kernel_hints(n);
+        op.kernel = read_kernel_hints(n, op.kind);
         double measured_us = 0;
         if (n.get("measured_us", measured_us)) {
             microseconds_to_ps(n, "measured_us", measured_us);  // validates the range

@@ -301,6 +301,18 @@ TEST(GpuCli, BadKernelHintsAreBadInput) {
     expect_bad_input(run("{stride: -2}"), "stride");
     // A CTA that no SM can hold.
     expect_bad_input(run("{shared_memory: 300000}"), "does not fit on an SM");
+    expect_bad_input(run("{mma: mma_sync}"), "only gemm, conv2d and attention");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
+}
+
+TEST(GpuCli, AnMmaInstructionTheGpuLacksIsBadInput) {
+    TempDir dir;
+    const std::string trace = write_trace(
+        dir, "  - {kind: gemm, m: 256, n: 256, k: 256, dtype: bf16, kernel: {mma: wgmma}}\n");
+    expect_bad_input(wallsim("run --hw configs/hw/a100.yaml --no-progress --trace " + trace +
+                                 " --out " + (dir.path() / "o").string(),
+                             dir),
+                     "t.yaml:4:5: kernel: this GPU's Tensor Cores have no wgmma");
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
 }
 

@@ -71,8 +71,9 @@ uint64_t pointer_chase_warm_steps(const PointerChaseParams& p, const GpuTarget& 
 /// A one-thread pointer chase: the warm-up lap, then (when timed) the p.steps loads timed.
 KernelLaunch pointer_chase_kernel(const PointerChaseParams& p, const GpuTarget& target, bool timed);
 
-/// The kernels op runs as, in order (naive attention is three); throws NotLowerable for
-/// kinds and shapes the library has no kernel for.
+/// The kernels op runs as, in order (naive attention is three), issuing the MMA instruction
+/// its `mma` hint names; throws NotLowerable for kinds and shapes the library has no kernel
+/// for, std::invalid_argument for an MMA instruction the GPU lacks.
 std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& target);
 
 }  // namespace sim::gpu

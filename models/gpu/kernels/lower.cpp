@@ -56,9 +56,21 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
     }
 }
 
+/// The GPU as a kernel issuing the hinted MMA instruction sees it (kernel: {mma: ...}):
+/// mma.sync on a Hopper core runs at its mma_sync_rate, with cp.async copies and no clusters,
+/// as a kernel written for Ampere does there. wgmma on an Ampere core throws
+/// std::invalid_argument: the hint asks for an instruction the GPU does not have.
+GpuTarget issuing_target(const GpuTarget& target, const KernelHints& h) {
+    if (h.mma.empty()) return target;
+    GpuTarget t = target;
+    t.tensor = target.tensor.issuing(tensor_core::parse_mma_family(h.mma));
+    return t;
+}
+
 }  // namespace
 
-std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& target) {
+std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& gpu) {
+    const GpuTarget target = issuing_target(gpu, op.kernel);
     if (op.kind == OpKind::Attention && std::get<AttentionParams>(op.params).backward &&
         !std::get<AttentionParams>(op.params).fused)
         throw NotLowerable("the kernel library has no unfused attention backward");

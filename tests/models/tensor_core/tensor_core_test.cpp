@@ -60,5 +60,32 @@ TEST(TensorCore, RejectsMissingPrecisionsAndForeignShapes) {
     EXPECT_THROW(parse_mma_family("hmma"), std::invalid_argument);
 }
 
+TEST(TensorCore, MmaSyncOnAWgmmaCoreRunsAtItsShareOfTheRate) {
+    TensorCoreConfig h = hopper();
+    h.mma_sync_rate = 2.0 / 3;
+    const TensorCoreConfig sync = h.issuing(MmaFamily::MmaSync);
+    EXPECT_EQ(sync.family, MmaFamily::MmaSync);
+    EXPECT_DOUBLE_EQ(sync.macs_per_clock.at(DType::BF16), 512.0 * 2 / 3);
+    EXPECT_DOUBLE_EQ(sync.macs_per_clock.at(DType::FP8), 1024.0 * 2 / 3);
+    // m16n8k16: 2048 MACs, 4 clocks at the wgmma rate, 6 at two thirds of it.
+    EXPECT_EQ(mma_timing(sync, {16, 8, 16}, DType::BF16, false).interval, 6u);
+    EXPECT_NO_THROW(sync.validate());
+    // A core issuing its own family is unchanged; Ampere has no wgmma to issue.
+    EXPECT_EQ(h.issuing(MmaFamily::Wgmma).macs_per_clock, h.macs_per_clock);
+    EXPECT_THROW(sync.issuing(MmaFamily::Wgmma), std::invalid_argument);
+}
+
+TEST(TensorCore, MmaSyncRateIsAShareOfAWgmmaCoresRate) {
+    TensorCoreConfig h = hopper();
+    h.mma_sync_rate = 0;
+    EXPECT_THROW(h.validate(), std::invalid_argument);
+    h.mma_sync_rate = 1.5;
+    EXPECT_THROW(h.validate(), std::invalid_argument);
+    TensorCoreConfig ampere = hopper();
+    ampere.family = MmaFamily::MmaSync;
+    ampere.mma_sync_rate = 0.5;  // mma.sync is an Ampere core's own rate
+    EXPECT_THROW(ampere.validate(), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace sim::tensor_core

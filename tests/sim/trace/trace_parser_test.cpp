@@ -182,6 +182,23 @@ TEST(TraceParser, ErrorsCarryLineAndKey) {
     EXPECT_THAT(yaml_error(head + "  - 42\n"), HasSubstr("expected an operator"));
 }
 
+TEST(TraceParser, MmaHintNamesAnInstructionOfAnMmaKernel) {
+    const std::string head = "version: 1\nops:\n";
+    const Trace t =
+        parse_trace_yaml(head +
+                             "  - {kind: attention, batch: 1, heads: 1, seq: 128, head_dim: 64, "
+                             "kernel: {mma: mma_sync}}\n",
+                         "t.yaml");
+    EXPECT_EQ(t.ops.at(0).kernel.mma, "mma_sync");
+    EXPECT_TRUE(t.ops.at(0).kernel.any());
+    EXPECT_THAT(yaml_error(head + "  - {kind: gemm, m: 4, n: 4, k: 4, kernel: {mma: hmma}}\n"),
+                AllOf(StartsWith("t.yaml:3:"), HasSubstr("mma"), HasSubstr("mma_sync")));
+    EXPECT_THAT(
+        yaml_error(head + "  - {kind: elementwise, elements: 4, kernel: {mma: mma_sync}}\n"),
+        AllOf(StartsWith("t.yaml:3:"), HasSubstr("kernel.mma"),
+              HasSubstr("only gemm, conv2d and attention")));
+}
+
 TEST(TraceParser, DramTrafficDefaultsAndChecks) {
     const Trace t = parse_trace_yaml(
         "version: 1\nops:\n  - {kind: dram_traffic, bytes: 4096, pattern: random}\n", "t.yaml");
