@@ -88,6 +88,9 @@ ParamTable<SmConfig> sm_param_table() {
             "shared memory per SM that CTAs may use");
     t.integer("barrier_latency", &P::barrier_latency, 0, 10000, "SM cycles",
               "from the last warp reaching a CTA barrier to the CTA going on");
+    t.integer("dsmem_latency", &P::dsmem_latency, 1, 10000, "SM cycles",
+              "an access to another CTA's shared memory in its thread-block cluster (the "
+              "SM-to-SM network; GPUs with clusters only)");
     t.options("scheduler", &P::scheduler,
               {{"gto", SchedulerPolicy::Gto}, {"lrr", SchedulerPolicy::Lrr}},
               "warp scheduling: greedy-then-oldest or loose round robin");

@@ -39,6 +39,10 @@ struct SmConfig {
     Pipeline lsu{8, 0};       ///< address generation; latency comes from the memory system
     Pipeline shuffle{8, 24};  ///< SHFL and shared memory (MIO)
     uint32_t barrier_latency = 20;
+    /// SM cycles for an access to the shared memory of another CTA of the cluster, over the
+    /// SM-to-SM network of GPUs with thread-block clusters (Hopper's distributed shared
+    /// memory); luo2024 measured 180 on an H800 (docs/references.md).
+    uint32_t dsmem_latency = 180;
 };
 
 struct L1Config {

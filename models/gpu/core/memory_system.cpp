@@ -204,6 +204,17 @@ void MemorySystem::multicast_load(const std::vector<LoadReturn>& receivers,
     send_copy(std::move(all), false, lines, n, now + gpu_.l2.crossbar_latency);
 }
 
+void MemorySystem::sm_to_sm(const std::vector<LoadReturn>& receivers, uint64_t at) {
+    const uint32_t index = take_from_pool(copies_, free_copies_);
+    Copy& c = copies_[index];
+    c.lines.clear();
+    c.receivers = receivers;
+    c.write = false;
+    c.lines_left = 0;
+    c.back_at = at;
+    events_.push(at, {EventKind::CopyReturn, index});
+}
+
 void MemorySystem::bulk_store(const LineAccess* lines, size_t n, uint64_t now) {
     stores_in_flight_ += n;
     send_copy({}, true, lines, n, now + gpu_.l2.crossbar_latency);
@@ -263,7 +274,8 @@ void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn
         case EventKind::L2Arrive: l2_access(e.payload, now); return;
         case EventKind::L2ArriveCopy: copy_arrives(e.payload, now); return;
         case EventKind::CopyReturn: {
-            // The crossbar delivers a multicast's lines to every SM of the cluster.
+            // The crossbar delivers a multicast's lines to every SM of the cluster (the SM-to-SM
+            // network a cluster exchange's values).
             const Copy& c = copies_[e.payload];
             done.insert(done.end(), c.receivers.begin(), c.receivers.end());
             free_copies_.push_back(e.payload);

@@ -71,6 +71,9 @@ class MemorySystem final : public DramListener {
                         const LineAccess* lines,
                         size_t n,
                         uint64_t now);
+    /// A message over the SM-to-SM network (distributed shared memory): it reaches every
+    /// receiver at cycle `at` and touches no cache or DRAM.
+    void sm_to_sm(const std::vector<LoadReturn>& receivers, uint64_t at);
 
     /// DRAM bytes read on behalf of warp slots [first_warp, first_warp + warps) of SM sm since
     /// forget_dram_reads cleared them: the loads of a running CTA, which the sampler must not

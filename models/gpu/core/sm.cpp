@@ -76,7 +76,8 @@ Sm::Pipe Sm::pipe_of(Opcode op) {
         case Opcode::Shfl: return kMio;
         case Opcode::Mma: return kTensor;
         case Opcode::Tma:
-        case Opcode::TmaStore: return kLsu;
+        case Opcode::TmaStore:
+        case Opcode::ClusterExchange: return kLsu;
         default: return kInt;
     }
 }
@@ -219,7 +220,8 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked) {
         // of waiting for them. (Waiting serialised a GEMM's A and B copies of one stage, and
         // with them every later stage: one copy in flight per CTA, the DRAM latency exposed
         // on every k-tile.)
-        const uint8_t dst = in.op == Opcode::Tma ? kNoReg : in.dst;
+        const uint8_t dst =
+            in.op == Opcode::Tma || in.op == Opcode::ClusterExchange ? kNoReg : in.dst;
         for (uint8_t name : {in.src[0], in.src[1], dst}) {
             const uint8_t r = rotated(w, in, name);
             if (r == kNoReg) continue;
@@ -359,6 +361,24 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
             counters_.warp_instructions += slots;
             sp.busy_until = now + slots;
             w.next_ready = w.since = now + slots;
+            ++w.pc;
+            advance_control(w);
+            return;
+        }
+        case Opcode::ClusterExchange: {
+            const uint8_t dst = rotated(w, in, in.dst);
+            const LoadReturn receiver{id_, slot * kMaxRegs + dst, 1};
+            if (multicast_.arrive(w.cta, w.multicasts++, receiver, members_))
+                memory_.sm_to_sm(members_, now + 1 + config_.sm.dsmem_latency);
+            SIM_ASSERT(w.pending[dst] < 0xFFFF, "too many exchanges to one barrier");
+            ++w.pending[dst];
+            w.in_flight |= 1u << dst;
+            w.ready[dst] = kNeverCycle;
+            w.loaded |= 1u << dst;
+            sp.pipe_free[p] = now + interval;
+            ++counters_.warp_instructions;
+            sp.busy_until = now + 1;
+            w.next_ready = w.since = now + 1;
             ++w.pc;
             advance_control(w);
             return;

@@ -116,7 +116,7 @@ class Sm {
         uint32_t cta_slot = 0;
         uint32_t warp_in_cta = 0;
         uint32_t paths = 1, path = 0, region_start = 0;  ///< divergent region
-        uint32_t multicasts = 0;                         ///< multicast copies issued
+        uint32_t multicasts = 0;  ///< multicast copies and cluster exchanges issued
     };
     struct CtaSlot {
         bool live = false;

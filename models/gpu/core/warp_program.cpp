@@ -27,6 +27,7 @@ std::string to_string(Opcode op) {
         case Opcode::Mma: return "MMA";
         case Opcode::Tma: return "TMA";
         case Opcode::TmaStore: return "TMA.STORE";
+        case Opcode::ClusterExchange: return "ST.ASYNC.CLUSTER";
     }
     return "?";
 }
@@ -171,8 +172,11 @@ void KernelLaunch::validate() const {
     for (const Instr& in : program) {
         multicast |= in.multicast;
         causal_loop |= in.triangular || in.from_diagonal;
-        // A cluster's members must issue the same multicast copies in the same order.
+        // A cluster's members must issue the same multicast copies and exchanges in the same
+        // order.
         if (in.multicast && regions > 0) fail("a multicast copy inside a divergent region");
+        if (in.op == Opcode::ClusterExchange && regions > 0)
+            fail("a cluster exchange inside a divergent region");
         for (uint8_t r : {in.dst, in.src[0], in.src[1]}) {
             if (r != kNoReg && r + std::max<uint32_t>(in.rotate, 1) > kMaxRegs)
                 fail("register out of range");
@@ -190,6 +194,11 @@ void KernelLaunch::validate() const {
                 if (in.count == 0 || in.count > warps_per_cta())
                     fail("a bulk copy is shared by 1..warps-per-CTA warps");
                 if (in.multicast) validate_multicast(in);
+                break;
+            case Opcode::ClusterExchange:
+                if (cluster < 2) fail("a cluster exchange needs a cluster of two or more CTAs");
+                if (!in.leader || in.dst == kNoReg)
+                    fail("a cluster exchange is the leader warp's, with a barrier to complete");
                 break;
             case Opcode::Mma:
                 if (in.stream >= kMmaKinds || mma[in.stream].interval == 0)

@@ -39,6 +39,11 @@ enum class Opcode : uint8_t {
     Tma,       ///< bulk copy of a tile from global to shared memory (TMA, or cp.async when
                ///< `count` > 1 warps share it); dst is done when every line is in
     TmaStore,  ///< bulk copy of a tile from shared to global memory (fire and forget)
+    /// A value stored into the shared memory of every CTA of the kernel's cluster over the
+    /// SM-to-SM network (Hopper's distributed shared memory, st.async): dst, each member's
+    /// barrier, is done once the cluster's last member has sent its value, the network's
+    /// latency later. No L1, L2 or DRAM traffic. Run by the leader warp.
+    ClusterExchange,
 };
 std::string to_string(Opcode op);
 

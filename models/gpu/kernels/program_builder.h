@@ -92,6 +92,16 @@ class ProgramBuilder {
         program_.push_back(in);
         return *this;
     }
+    /// The leader warp sends a value to every CTA of the cluster (distributed shared memory);
+    /// arrived is done when every member's value is in.
+    ProgramBuilder& cluster_exchange(uint8_t arrived) {
+        Instr in;
+        in.op = Opcode::ClusterExchange;
+        in.dst = arrived;
+        in.leader = true;
+        program_.push_back(in);
+        return *this;
+    }
     /// Marks the last instruction as run by warp 0 of each CTA only.
     ProgramBuilder& leader_only() {
         program_.back().leader = true;

@@ -19,10 +19,10 @@
 //   once for the sum (or mean and variance), then write their part. The row is read once, as
 //   for short rows: the shape of the speed-of-light kernels of Guo, Zadouri and Dao
 //   (docs/references.md [quack-membound]), which reach about 90% of H100's HBM bandwidth on
-//   16K x 131K FP32 softmax where a two-pass kernel reads the row twice. wallsim has no
-//   SM-to-SM network: an exchange is the cluster's multicast copy of one line that stays in L2
-//   (models/gpu/core/cluster_multicast.h), which goes out when the last CTA of the cluster asks
-//   for it, so a CTA waits for the slowest of its cluster, and costs an L2 hit's latency.
+//   16K x 131K FP32 softmax where a two-pass kernel reads the row twice. An exchange goes over
+//   the SM-to-SM network (Opcode::ClusterExchange): each CTA's value reaches the others
+//   sm.dsmem_latency after the cluster's last CTA sent its own, so a CTA waits for the slowest
+//   of its cluster; nothing of it touches L2.
 // The last trip of a row whose length is not a multiple of the trip reads past the row's end
 // into the next row (a real kernel predicates those lanes off): at most one trip per pass. A
 // cluster's last CTA does the same with the part of the row past its end.
@@ -131,13 +131,7 @@ KernelLaunch row_kernel(const std::string& name,
     KernelLaunch k;
     k.name = name;
     k.ctas = checked_grid(rows * s.cluster);
-    if (s.cluster > 1) {
-        // A row's CTAs are one cluster; its exchanges' tile is the same for every CTA of it.
-        k.cluster = s.cluster;
-        k.grid.batch = rows;
-        k.grid.m_tiles = s.cluster;
-        k.grid.group = s.cluster;
-    }
+    k.cluster = s.cluster;  // a row's CTAs, consecutive ids, are one cluster
     k.threads_per_cta = s.block;
     k.registers_per_thread = s.registers;
     k.shared_bytes_per_cta = static_cast<uint32_t>(h.shared_memory.value_or(128));
@@ -209,25 +203,15 @@ void row_pass(ProgramBuilder& b,
     b.marker(Opcode::LoopEnd);
 }
 
-/// The stream a cluster's exchanges read: one line, the same for every cluster (it stays in
-/// L2: distributed shared memory never reaches DRAM).
-uint8_t add_exchange_line(KernelLaunch& k, AddressSpace& space) {
-    const uint8_t index = static_cast<uint8_t>(k.streams.size());
-    k.streams.push_back(tile_stream("cluster_exchange", space, 1, 1, 128, AddressStream::Axis::None,
-                                    AddressStream::Axis::None, 1, 128));
-    return index;
-}
-
 /// Merges value across the CTAs of the row's cluster after each CTA reduced it (block_reduce):
-/// every warp's result goes to the other CTAs' shared memory, the leader waits for the
-/// cluster's arrivals (the multicast copy, which goes out when the last CTA asks), a barrier
-/// lets every warp see them, and a few shuffle steps reduce the cluster's values. Nothing
-/// without a cluster.
-void cluster_reduce(ProgramBuilder& b, uint8_t value, uint8_t exchange, uint32_t cluster) {
+/// the leader sends the CTA's result to the other CTAs' shared memory and waits for theirs
+/// (the cluster's arrivals on its barrier), a barrier lets every warp see them, and a few
+/// shuffle steps reduce the cluster's values. Nothing without a cluster.
+void cluster_reduce(ProgramBuilder& b, uint8_t value, uint32_t cluster) {
     if (cluster < 2) return;
     const uint8_t arrived = b.reg(), t = b.reg();
-    b.op(Opcode::Sts, 1, 1, kNoReg, value);  // st.async to every CTA of the cluster
-    b.tma(exchange, arrived, 1).leader_only().multicast();
+    b.op(Opcode::Sts, 1, 1, kNoReg, value);
+    b.cluster_exchange(arrived);  // st.async to every CTA of the cluster
     b.op(Opcode::Ialu, 1, 1, kNoReg, arrived).leader_only();
     b.bar().op(Opcode::Lds, 1, 1, value);
     for (uint32_t n = 1; n < cluster; n *= 2)
@@ -245,7 +229,6 @@ KernelLaunch softmax_resident(const RowParams& p,
     const uint64_t parts = p.rows * s.cluster;
     add_row_array(k, "x", parts, s.cols_per_cta, dtype, s, space);
     add_row_array(k, "y", parts, s.cols_per_cta, dtype, s, space);
-    const uint8_t exchange = s.cluster > 1 ? add_exchange_line(k, space) : 0;
     const uint32_t warps = k.warps_per_cta();
     ProgramBuilder b;
     const uint8_t addr = b.reg(), m = b.reg(), sum = b.reg();
@@ -255,14 +238,14 @@ KernelLaunch softmax_resident(const RowParams& p,
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, m, m, x[i]);
     b.block_reduce(m, warps);
-    cluster_reduce(b, m, exchange, s.cluster);
+    cluster_reduce(b, m, s.cluster);
     for (uint32_t i = 0; i < s.iterations; ++i) {  // exp(x - max) and the running sum
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], m)
             .op(Opcode::Sfu, s.vec, s.vec, x[i], x[i])
             .op(Opcode::Falu, s.vec, s.vec, sum, sum, x[i]);
     }
     b.block_reduce(sum, warps);
-    cluster_reduce(b, sum, exchange, s.cluster);
+    cluster_reduce(b, sum, s.cluster);
     b.op(Opcode::Sfu, 1, 1, sum, sum);  // 1 / sum
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], sum).stg(1, x[i], addr, i);
@@ -319,7 +302,6 @@ KernelLaunch layernorm_resident(
     // footprint than the whole row's.
     add_row_array(k, "gamma", 0, s.cols_per_cta, dtype, s, space);
     add_row_array(k, "beta", 0, s.cols_per_cta, dtype, s, space);
-    const uint8_t exchange = s.cluster > 1 ? add_exchange_line(k, space) : 0;
     const uint32_t warps = k.warps_per_cta();
     ProgramBuilder b;
     const uint8_t addr = b.reg(), mean = b.reg(), var = b.reg();
@@ -329,13 +311,13 @@ KernelLaunch layernorm_resident(
     for (uint32_t i = 0; i < s.iterations; ++i)
         b.op(Opcode::Falu, s.vec, s.vec, mean, mean, x[i]);
     b.block_reduce(mean, warps);
-    cluster_reduce(b, mean, exchange, s.cluster);
+    cluster_reduce(b, mean, s.cluster);
     for (uint32_t i = 0; i < s.iterations; ++i) {
         b.op(Opcode::Falu, s.vec, s.vec, x[i], x[i], mean)    // x - mean
             .op(Opcode::Ffma, s.vec, s.vec, var, var, x[i]);  // sum of squares
     }
     b.block_reduce(var, warps);
-    cluster_reduce(b, var, exchange, s.cluster);
+    cluster_reduce(b, var, s.cluster);
     b.op(Opcode::Sfu, 1, 1, var, var);  // rsqrt(var + eps)
     // Scale and shift, with gamma and beta double-buffered: the next pair loads while this
     // one is used.

@@ -236,6 +236,52 @@ TEST(GpuCore, CountedLoopsWalkTheirIterations) {
     EXPECT_DOUBLE_EQ(r.sm.thread_flops, 16.0 * 128 * 4);
 }
 
+/// Two clusters of two CTAs whose leader warps exchange a value over the SM-to-SM network
+/// and then use what arrived.
+KernelLaunch exchange_kernel() {
+    KernelLaunch k;
+    k.name = "exchange";
+    k.ctas = 4;
+    k.cluster = 2;
+    k.threads_per_cta = 64;
+    Instr exchange{Opcode::ClusterExchange, 1};
+    exchange.leader = true;
+    Instr use{Opcode::Ialu, 2, {1, kNoReg}};
+    use.leader = true;
+    k.program = {exchange, use, Instr{Opcode::Exit}};
+    return k;
+}
+
+TEST(GpuCore, AClusterExchangeTakesTheSmToSmLatencyAndNoMemoryTraffic) {
+    const auto cycles_with = [](uint32_t latency) {
+        GpuParams p = small_h100(4);
+        p.core.sm.dsmem_latency = latency;
+        GpuCore core(p.core, p.hbm.core, exchange_kernel());
+        SamplingOptions once;
+        once.enabled = false;
+        const KernelResult r = core.run(once);
+        EXPECT_EQ(r.memory.l1_sectors + r.memory.l2_read_sectors + r.memory.l2_write_sectors, 0u);
+        return r.cycles;
+    };
+    EXPECT_EQ(cycles_with(500) - cycles_with(100), 400u);
+}
+
+TEST(GpuCore, AClusterExchangeIsTheLeadersAndNeedsACluster) {
+    KernelLaunch k = exchange_kernel();
+    EXPECT_NO_THROW(k.validate());
+    k.cluster = 1;
+    EXPECT_THROW(k.validate(), std::invalid_argument);
+    k = exchange_kernel();
+    k.program[0].leader = false;
+    EXPECT_THROW(k.validate(), std::invalid_argument);
+    k = exchange_kernel();
+    Instr branch{Opcode::Diverge};
+    branch.count = 2;
+    k.program.insert(k.program.begin(), branch);
+    k.program.insert(k.program.begin() + 2, Instr{Opcode::Reconverge});
+    EXPECT_THROW(k.validate(), std::invalid_argument);
+}
+
 TEST(GpuCore, SameKernelSameCycles) {
     const GpuParams p = small_h100(4);
     const Op op = elementwise_op(1 << 19, 8);

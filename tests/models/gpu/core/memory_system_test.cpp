@@ -101,6 +101,22 @@ TEST(MemorySystem, AMulticastReturnsToEveryReceiverFromOneL2Read) {
     EXPECT_EQ(memory.counters().l2_read_sectors, 8u * 4);
 }
 
+TEST(MemorySystem, AnSmToSmMessageReachesEveryReceiverWithoutTouchingL2) {
+    const GpuParams p = testing::small_h100();
+    EventQueue events;
+    MemorySystem memory(p.core, p.hbm.core, events);
+    memory.sm_to_sm({{0, 1}, {3, 7}}, 180);
+    const std::vector<Returned> back = drain(memory, events, 2);
+    ASSERT_EQ(back.size(), 2u);
+    EXPECT_EQ(back[0].at, 180u);
+    EXPECT_EQ(back[1].at, 180u);
+    EXPECT_EQ(back[1].load.sm, 3u);
+    EXPECT_EQ(back[1].load.token, 7u);
+    EXPECT_EQ(back[1].load.lines, 1u);
+    EXPECT_EQ(memory.counters().l2_read_sectors, 0u);
+    EXPECT_EQ(memory.counters().l1_sectors, 0u);
+}
+
 TEST(MemorySystem, BulkStoresAllReachL2) {
     const GpuParams p = testing::small_h100();
     const std::vector<LineAccess> lines = tile(8);

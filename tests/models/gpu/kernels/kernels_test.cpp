@@ -125,12 +125,10 @@ TEST(Kernels, RowsTooLongForRegistersAreSplitOverAClusterOnHopper) {
     EXPECT_EQ(loops(k), 0u);  // the part stays in registers: the row is read once
     EXPECT_EQ(count(k, Opcode::Ldg), 8u);
     EXPECT_EQ(count(k, Opcode::Stg), 8u);
-    // Two exchanges with the cluster (the max, then the sum), each a multicast the last CTA of
-    // the cluster releases.
-    size_t multicasts = 0;
-    for (const Instr& in : k.program)
-        multicasts += in.op == Opcode::Tma && in.multicast && in.leader;
-    EXPECT_EQ(multicasts, 2u);
+    // Two exchanges with the cluster over the SM-to-SM network (the max, then the sum), no
+    // copy through L2.
+    EXPECT_EQ(count(k, Opcode::ClusterExchange), 2u);
+    EXPECT_EQ(count(k, Opcode::Tma), 0u);
     // CTA c holds part c % 8 of row c / 8: consecutive parts, 16,032 BF16 apart.
     EXPECT_EQ(k.streams[0].address(11, 0, 0) - k.streams[0].base, 11u * 16032 * 2);
     // On an A100 the same row is walked twice by one CTA (the test above).
