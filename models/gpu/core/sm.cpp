@@ -376,11 +376,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
             w.ready[dst] = kNeverCycle;
             w.loaded |= 1u << dst;
             sp.pipe_free[p] = now + interval;
-            ++counters_.warp_instructions;
-            sp.busy_until = now + 1;
-            w.next_ready = w.since = now + 1;
-            ++w.pc;
-            advance_control(w);
+            issued_one(w, sp, now);
             return;
         }
         case Opcode::Ldg:
@@ -401,11 +397,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
             } else if (n) {
                 memory_.store(id_, lines_.data(), n, now + latency);
             }
-            ++counters_.warp_instructions;
-            sp.busy_until = now + 1;
-            w.next_ready = w.since = now + 1;
-            ++w.pc;
-            advance_control(w);
+            issued_one(w, sp, now);
             return;
         }
         case Opcode::Bar: {
@@ -428,6 +420,11 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     // An arithmetic run: `count` warp-instructions with `chains` independent chains.
     if (w.run_left == 0) w.run_left = in.count;
     const uint32_t c = std::min(w.run_left, kRunChunk);
+    if (in.op == Opcode::Lds || in.op == Opcode::Sts) {
+        // The SM's shared memory takes one wavefront a cycle, shared evenly by its
+        // sub-partitions.
+        interval = std::max<uint32_t>(interval, in.shared_wavefronts * uint32_t(sps_.size()));
+    }
     const uint64_t pace =
         in.count > 1 ? std::max<uint64_t>(interval, (latency + in.chains - 1) / in.chains) : 1;
     sp.pipe_free[p] = now + uint64_t{c} * interval;
@@ -449,6 +446,14 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
         ++w.pc;
         advance_control(w);
     }
+}
+
+void Sm::issued_one(Warp& w, SubPartition& sp, uint64_t now) {
+    ++counters_.warp_instructions;
+    sp.busy_until = now + 1;
+    w.next_ready = w.since = now + 1;
+    ++w.pc;
+    advance_control(w);
 }
 
 void Sm::book_wait(const Warp& w, uint64_t now, SmCounters& into) const {

@@ -147,6 +147,9 @@ class Sm {
     uint64_t* awake_of(size_t sp) { return awake_.data() + sp * awake_words_; }
     const uint64_t* awake_of(size_t sp) const { return awake_.data() + sp * awake_words_; }
     void issue(uint32_t slot, SubPartition& sp, uint64_t now);
+    /// One warp-instruction issued at now: the issue slot busy for a cycle, the warp on to
+    /// its next instruction.
+    void issued_one(Warp& w, SubPartition& sp, uint64_t now);
     /// Books w's wait from w.since to now into `into` by reason: operands in flight from memory
     /// or a pipeline, then what the warp saw while ready (throttled, pipeline busy, or another
     /// warp chosen); the whole wait at a barrier.

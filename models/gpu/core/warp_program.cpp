@@ -195,6 +195,13 @@ void KernelLaunch::validate() const {
                     fail("a bulk copy is shared by 1..warps-per-CTA warps");
                 if (in.multicast) validate_multicast(in);
                 break;
+            case Opcode::Lds:
+            case Opcode::Sts:
+                if (in.count == 0 || in.chains == 0)
+                    fail("an arithmetic run needs count and chains");
+                if (in.shared_wavefronts == 0 || in.shared_wavefronts > 32)
+                    fail("a shared-memory access takes 1..32 wavefronts");
+                break;
             case Opcode::ClusterExchange:
                 if (cluster < 2) fail("a cluster exchange needs a cluster of two or more CTAs");
                 if (!in.leader || in.dst == kNoReg)

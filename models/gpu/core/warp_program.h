@@ -73,6 +73,10 @@ struct Instr {
     /// Tma: TMA multicast. The tile is the same for every CTA of the kernel's cluster; it is
     /// read from L2 once, when the last member issues it, and lands in every member's buffer.
     bool multicast = false;
+    /// Lds/Sts: cycles each warp-instruction holds the SM's shared memory, whose 32 banks
+    /// serve 4 bytes each per cycle: 1 for 4 bytes per thread (or fewer distinct words, which
+    /// the banks broadcast), 4 for 16 bytes per thread or an ldmatrix.x4 (512 bytes).
+    uint8_t shared_wavefronts = 1;
     /// LoopBegin: a later loop reads again what this one loads (a two-pass row kernel's first
     /// pass). Never the main loop: the sampler must not skip its trips, whose lines the
     /// second pass finds in the caches.

@@ -51,8 +51,15 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
                            " up to 256 for the fused kernel");
     const uint64_t es = dtype_bytes(dtype);
     const uint32_t d = static_cast<uint32_t>(p.head_dim);
-    const uint32_t bm = 128, warps = bm / 16;  // 16 query rows per warp
-    const uint32_t bn = d <= 128 ? 128 : 64;   // KV rows per block
+    const bool wgmma = g.tensor.family == tensor_core::MmaFamily::Wgmma;
+    // 128 query rows per CTA. wgmma: 8 warps (two warpgroups) of 16 rows, 128 KV rows per
+    // block up to head dim 128. mma.sync: FlashAttention-2's own shapes
+    // (flash_fwd_launch_template.h, docs/references.md [flash-attention2]): 4 warps of 32
+    // rows, 128 KV rows per block at head dim 64 and 64 up to 128; 8 warps above.
+    const uint32_t bm = 128;
+    const uint32_t warps = wgmma ? bm / 16 : (d <= 128 ? 4 : 8);
+    const uint32_t rows = bm / warps;  // query rows per warp
+    const uint32_t bn = wgmma ? (d <= 128 ? 128 : 64) : (d <= 64 ? 128 : 64);  // KV rows per block
     const uint32_t stages = 2;
     const uint64_t kv_seq = p.kv_seq ? p.kv_seq : p.seq;
     KernelLaunch k;
@@ -72,12 +79,13 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
     constexpr uint8_t kQ = 0, kK = 1, kV = 2, kO = 3;
 
     // Two MMA shapes: S = QKᵀ (n = BN, Q from shared memory) and O += PV (n = d, P from
-    // registers); mma.sync does both as m16n8k16 with fragments from ldmatrix.
-    const bool wgmma = g.tensor.family == tensor_core::MmaFamily::Wgmma;
+    // registers); mma.sync does both as m16n8k16 with fragments from ldmatrix, Q's again for
+    // every KV block (FlashAttention-2 keeps Q in shared memory, not in registers).
     k.mma[0] = mma_cost(g, bn, dtype, tensor_core::OperandA::SharedMemory);
     k.mma[1] = mma_cost(g, d, dtype, tensor_core::OperandA::Registers);
-    const uint32_t qk_mmas = wgmma ? d / kin : (bn / 8) * (d / kin);
-    const uint32_t pv_mmas = wgmma ? bn / kin : (d / 8) * (bn / kin);
+    const uint32_t row_tiles = rows / 16;  // a warp's m16 tiles
+    const uint32_t qk_mmas = wgmma ? d / kin : row_tiles * (bn / 8) * (d / kin);
+    const uint32_t pv_mmas = wgmma ? bn / kin : row_tiles * (d / 8) * (bn / kin);
 
     ProgramBuilder b;
     const uint8_t s = b.reg(), pr = b.reg(), o = b.reg(), frag = b.reg(), q = b.reg();
@@ -92,24 +100,27 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
     pipe.wait(stage, true, true);
     pipe.copy(kK, stage, 1, true);
     pipe.copy(kV, stage, 1, true);
-    const uint32_t values = 16 * bn / 32;  // S elements per thread
-    const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bn * d * es / 512));
-    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
+    const uint32_t values = rows * bn / 32;  // S elements per thread
+    // ldmatrix.x4 per warp: Q's rows and the K block for S, the V block for O.
+    const uint32_t kv_fragments = std::max<uint32_t>(1, uint32_t(bn * d * es / 512));
+    const uint32_t qk_fragments = kv_fragments + uint32_t(rows * d * es / 512);
+    if (!wgmma) b.op(Opcode::Lds, qk_fragments, qk_fragments, frag).wavefronts(kWideWavefronts);
     b.op(Opcode::Mma, qk_mmas, qk_mmas, s, wgmma ? q : frag);
-    // Online softmax of the 16 x BN block: row max, exp, row sum, rescale O.
+    // Online softmax of the warp's rows x BN block: row max, exp, row sum, rescale O.
     b.op(Opcode::Falu, values, 4, s, s);
     b.op(Opcode::Shfl, 2, 1, frag, s).op(Opcode::Falu, 2, 1, s, s, frag);
     b.op(Opcode::Ffma, values, values, s, s);
     b.op(Opcode::Sfu, values, values, pr, s);
     b.op(Opcode::Falu, values, 4, pr, pr);
-    b.op(Opcode::Falu, 16 * d / 32, 16 * d / 32, o, o);
-    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
+    b.op(Opcode::Falu, rows * d / 32, rows * d / 32, o, o);
+    if (!wgmma) b.op(Opcode::Lds, kv_fragments, kv_fragments, frag).wavefronts(kWideWavefronts);
     b.op(Opcode::Mma, pv_mmas, pv_mmas, o, pr, o).mma_kind(1);
     b.marker(Opcode::LoopEnd);
     // Epilogue: divide by the row sums, stage O in shared memory, store it.
-    const uint32_t outputs = 16 * d / 32;
+    const uint32_t outputs = rows * d / 32;
     b.op(Opcode::Falu, outputs, outputs, o, o);
-    b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(outputs * es / 16)), 1, kNoReg, o);
+    b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(outputs * es / 16)), 1, kNoReg, o)
+        .wavefronts(kWideWavefronts);
     b.bar();
     b.tma_store(kO, 1).leader_only();
     k.program = b.finish();

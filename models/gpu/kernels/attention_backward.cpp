@@ -93,20 +93,22 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     pipe.copy(kDo, stage, 1, true);
     const uint32_t values = bq * bkv / (warps * 32);  // S elements per thread
     const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bkv * d * es / 512));
-    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
+    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag).wavefronts(kWideWavefronts);
     b.op(Opcode::Mma, mmas(0), mmas(0), s, wgmma ? kv : frag);   // S = Q·Kᵀ
     b.op(Opcode::Ffma, values, values, s, s);                    // S·scale - lse
     b.op(Opcode::Sfu, values, values, s, s);                     // P = exp(..)
     b.op(Opcode::Mma, mmas(0), mmas(0), dp, wgmma ? kv : frag);  // dP = dO·Vᵀ
     b.op(Opcode::Falu, 2 * values, values, dp, dp, s);           // dS = P (dP - D)
     b.op(Opcode::Mma, mmas(1), mmas(1), dv, s, dv).mma_kind(1);  // dV += Pᵀ·dO
-    b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(values * es / 16)), 1, kNoReg, dp);
+    b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(values * es / 16)), 1, kNoReg, dp)
+        .wavefronts(kWideWavefronts);
     b.bar();                                                      // dS in shared memory
     b.op(Opcode::Mma, mmas(1), mmas(1), dk, dp, dk).mma_kind(1);  // dK += dSᵀ·Q
-    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag);
+    if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag).wavefronts(kWideWavefronts);
     b.op(Opcode::Mma, mmas(0), mmas(0), frag, dp);  // dQ = dS·K
     const uint32_t dq_values = bq * d / (warps * 32);
-    b.op(Opcode::Sts, std::max<uint32_t>(1, dq_values * 4 / 16), 1, kNoReg, frag);
+    b.op(Opcode::Sts, std::max<uint32_t>(1, dq_values * 4 / 16), 1, kNoReg, frag)
+        .wavefronts(kWideWavefronts);
     b.bar();
     b.tma_store(kDq, 1).leader_only();  // reduce-add into dQ
     b.marker(Opcode::LoopEnd);
@@ -115,8 +117,8 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     const uint32_t stores = std::max<uint32_t>(1, uint32_t(outputs * es / 16));
     b.op(Opcode::Falu, outputs, outputs, dk, dk);
     b.op(Opcode::Falu, outputs, outputs, dv, dv);
-    b.op(Opcode::Sts, stores, 1, kNoReg, dk);
-    b.op(Opcode::Sts, stores, 1, kNoReg, dv);
+    b.op(Opcode::Sts, stores, 1, kNoReg, dk).wavefronts(kWideWavefronts);
+    b.op(Opcode::Sts, stores, 1, kNoReg, dv).wavefronts(kWideWavefronts);
     b.bar();
     b.tma_store(kDk, 1).leader_only();
     b.tma_store(kDv, 1).leader_only();

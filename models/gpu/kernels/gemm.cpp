@@ -284,7 +284,7 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
                 std::max<uint32_t>(1, (wm / a_div + wn) * kin * es / kLdmatrixBytes);
             const uint32_t mmas = (wm / 16) * (wn / 8);
             b.marker(Opcode::LoopBegin, t.bk / kin);
-            b.op(Opcode::Lds, loads, loads, fragment);
+            b.op(Opcode::Lds, loads, loads, fragment).wavefronts(kWideWavefronts);
             b.op(Opcode::Mma, mmas, mmas, acc, fragment, acc);
             b.marker(Opcode::LoopEnd);
             break;
@@ -304,7 +304,7 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     const uint32_t converts = std::max<uint32_t>(1, accumulators / 2);
     b.op(Opcode::Falu, converts, converts, fragment, acc);
     const uint32_t stores = std::max<uint32_t>(1, accumulators * os / 16);
-    b.op(Opcode::Sts, stores, stores, kNoReg, fragment);
+    b.op(Opcode::Sts, stores, stores, kNoReg, fragment).wavefronts(kWideWavefronts);
     b.bar();
     b.tma_store(kC, 1).leader_only();
     k.program = b.finish();

@@ -29,6 +29,11 @@ inline uint64_t ceil_div(uint64_t a, uint64_t b) {
     return a / b + (a % b != 0);
 }
 
+/// Shared-memory wavefronts of a warp's 16-byte-per-thread access or ldmatrix.x4: 512 bytes
+/// over 32 banks of 4 bytes per cycle (CUDA C++ Programming Guide, shared memory, compute
+/// capability 5.x and later; docs/references.md [cuda-guide]).
+constexpr uint8_t kWideWavefronts = 4;
+
 /// CUDA's largest grid (gridDim.x); a larger operator is not one kernel launch.
 constexpr uint64_t kMaxCtas = (uint64_t{1} << 31) - 1;
 

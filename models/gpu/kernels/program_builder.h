@@ -102,6 +102,12 @@ class ProgramBuilder {
         program_.push_back(in);
         return *this;
     }
+    /// Gives the last instruction (an Lds or Sts) its shared-memory wavefronts per
+    /// warp-instruction (Instr::shared_wavefronts).
+    ProgramBuilder& wavefronts(uint8_t n) {
+        program_.back().shared_wavefronts = n;
+        return *this;
+    }
     /// Marks the last instruction as run by warp 0 of each CTA only.
     ProgramBuilder& leader_only() {
         program_.back().leader = true;

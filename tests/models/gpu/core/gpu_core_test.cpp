@@ -282,6 +282,36 @@ TEST(GpuCore, AClusterExchangeIsTheLeadersAndNeedsACluster) {
     EXPECT_THROW(k.validate(), std::invalid_argument);
 }
 
+/// One CTA of four warps, one per sub-partition, each loading `loads` 16-byte vectors per
+/// thread from shared memory (four wavefronts of the 32 four-byte banks each) or, with
+/// wavefronts = 1, 4 bytes per thread.
+uint64_t shared_load_cycles(uint32_t loads, uint8_t wavefronts) {
+    const GpuParams p = small_h100(1);
+    KernelLaunch k;
+    k.name = "lds";
+    k.ctas = 1;
+    k.threads_per_cta = 128;
+    Instr lds{Opcode::Lds, 1};
+    lds.count = lds.chains = loads;
+    lds.shared_wavefronts = wavefronts;
+    const Instr use{Opcode::Ialu, 2, {1, kNoReg}};  // waits for the last load
+    k.program = {lds, use, Instr{Opcode::Exit}};
+    GpuCore core(p.core, p.hbm.core, k);
+    SamplingOptions once;
+    once.enabled = false;
+    return core.run(once).cycles;
+}
+
+TEST(GpuCore, SharedMemoryServes128BytesAClockPerSm) {
+    // 32 banks of 4 bytes per clock (CUDA C++ Programming Guide), shared by the SM's four
+    // sub-partitions: 4 warps x 1024 x 512 bytes take about 16,384 cycles.
+    const uint64_t wide = shared_load_cycles(1024, 4);
+    EXPECT_NEAR(4.0 * 1024 * 512 / double(wide), 128.0, 128.0 * 0.02);
+    // 4 bytes per thread: one wavefront, at the shuffle pipe's own pace (8 lanes).
+    const uint64_t narrow = shared_load_cycles(1024, 1);
+    EXPECT_NEAR(double(wide) / double(narrow), 4.0, 0.1);
+}
+
 TEST(GpuCore, SameKernelSameCycles) {
     const GpuParams p = small_h100(4);
     const Op op = elementwise_op(1 << 19, 8);

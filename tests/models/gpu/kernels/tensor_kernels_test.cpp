@@ -296,11 +296,42 @@ TEST(Attention, AKernelIssuingMmaSyncOnHopperRunsAtTheMmaSyncRate) {
     const KernelResult fast = run_kernel(p, wgmma);
     const KernelResult slow = run_kernel(p, sync);
     EXPECT_DOUBLE_EQ(slow.sm.tensor_flops, fast.sm.tensor_flops);
-    // Tensor-bound, so near 1.5 times as long: measured 253,493 against 175,880 cycles (1.44).
+    // Tensor-bound, so near 1.5 times as long: measured 259,848 against 175,880 cycles (1.48),
+    // the mma.sync kernel in FlashAttention-2's shape (4 warps of 32 rows, 64-row KV blocks).
     EXPECT_GT(double(slow.cycles), 1.3 * double(fast.cycles));
     // Ampere has no wgmma to issue.
     op.kernel.mma = "wgmma";
     EXPECT_THROW(testing::lower_one(op, testing::gpu_preset("a100")), std::invalid_argument);
+}
+
+TEST(Attention, MmaSyncKernelsTakeFlashAttention2sShape) {
+    // FlashAttention-2's forward launch on A100 and H100 (flash_fwd_launch_template.h): 128
+    // query rows per CTA of 4 warps; 64 KV rows per block at head dim 128, 128 at head dim
+    // 64; Q's fragments from shared memory again for every block.
+    Op op;
+    op.kind = OpKind::Attention;
+    op.dtype = DType::BF16;
+    op.params = AttentionParams{1, 8, 1024, 1024, 128, true, false};
+    const GpuParams a100 = testing::gpu_preset("a100");
+    const KernelLaunch d128 = testing::lower_one(op, a100);
+    EXPECT_EQ(d128.threads_per_cta, 128u);
+    EXPECT_EQ(d128.grid.k_tiles, 1024u / 64);
+    // ldmatrix.x4 (512 bytes, four wavefronts) per warp and block: 32 rows of Q and 64 of K
+    // (16 + 32), then 64 of V (32).
+    std::vector<uint32_t> fragment_loads;
+    for (const Instr& in : d128.program) {
+        if (in.op != Opcode::Lds) continue;
+        fragment_loads.push_back(in.count);
+        EXPECT_EQ(in.shared_wavefronts, 4u);
+    }
+    EXPECT_EQ(fragment_loads, (std::vector<uint32_t>{48, 32}));
+    op.params = AttentionParams{1, 8, 1024, 1024, 64, true, false};
+    EXPECT_EQ(testing::lower_one(op, a100).grid.k_tiles, 1024u / 128);
+    // Hopper's wgmma kernel: two warpgroups of 16-row warps, 128-row blocks.
+    op.params = AttentionParams{1, 8, 1024, 1024, 128, true, false};
+    const KernelLaunch wgmma = testing::lower_one(op, testing::gpu_preset("h100"));
+    EXPECT_EQ(wgmma.threads_per_cta, 256u);
+    EXPECT_EQ(wgmma.grid.k_tiles, 1024u / 128);
 }
 
 TEST(Attention, AWarpLeavesOnlyOnceItsPrefetchedBlockIsIn) {
