@@ -127,6 +127,7 @@ KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
     m.issue_utilisation = slots > 0 ? k.warp_instructions / slots : 0;
     m.l1_bytes = k.l1_sectors * sector;
     m.l2_bytes = (k.l2_read_sectors + k.l2_write_sectors) * sector;
+    m.shared_bytes = k.shared_wavefronts * GpuCoreConfig::kSharedWavefrontBytes;
     m.dram_read_bytes = k.dram_read_bytes;
     m.dram_write_bytes = k.dram_write_bytes;
     m.l1_hit_rate = k.l1_sectors > 0 ? k.l1_hit_sectors / k.l1_sectors : 0;
@@ -197,9 +198,9 @@ KernelMetrics merged(const std::vector<KernelMetrics>& parts) {
     }
     m.simulated_fraction = simulated / double(m.ctas);
     m.bound = bound;
-    for (auto f :
-         {&KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes, &KernelMetrics::l2_bytes,
-          &KernelMetrics::dram_read_bytes, &KernelMetrics::dram_write_bytes})
+    for (auto f : {&KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes,
+                   &KernelMetrics::l2_bytes, &KernelMetrics::dram_read_bytes,
+                   &KernelMetrics::dram_write_bytes, &KernelMetrics::shared_bytes})
         m.*f = total(f);
     for (auto f :
          {&KernelMetrics::theoretical_occupancy, &KernelMetrics::achieved_occupancy,
@@ -343,7 +344,8 @@ GpuOpModel::Outcome GpuOpModel::outcome_of(const Op& op) {
         std::llround(mix(double(lo.metrics.cycles), double(hi.metrics.cycles))));
     for (double KernelMetrics::*field :
          {&KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes, &KernelMetrics::l2_bytes,
-          &KernelMetrics::dram_read_bytes, &KernelMetrics::dram_write_bytes})
+          &KernelMetrics::dram_read_bytes, &KernelMetrics::dram_write_bytes,
+          &KernelMetrics::shared_bytes})
         m.*field = mix(lo.metrics.*field, hi.metrics.*field);
     m.simulated_fraction = 0;
     o.clock_hz = mix(lo.clock_hz, hi.clock_hz);

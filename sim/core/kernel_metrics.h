@@ -24,6 +24,7 @@ struct KernelMetrics {
     double warp_instructions = 0;      ///< whole kernel (scaled when sampled)
     double issue_utilisation = 0;      ///< issue slots used / scheduler cycles
     double l1_bytes = 0, l2_bytes = 0, dram_read_bytes = 0, dram_write_bytes = 0;
+    double shared_bytes = 0;  ///< LDS and STS: shared-memory bank passes x 128 bytes
     double l1_hit_rate = 0, l2_hit_rate = 0;  ///< of load sectors
     double dram_row_hit_rate = 0;
     // Shares of resident warp-cycles, Nsight-style warp states.

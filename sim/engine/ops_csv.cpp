@@ -89,7 +89,8 @@ std::string format_kernels_csv(const Trace& trace, const std::vector<OpResult>& 
                 "simulated_fraction,bound,warp_instructions,issue_utilisation,l1_gbps,l2_gbps,"
                 "dram_gbps,l1_bytes,l2_bytes,dram_read_bytes,dram_write_bytes,l1_hit_rate,"
                 "l2_hit_rate,dram_row_hit_rate,issuing,stall_memory,stall_dependency,"
-                "stall_pipeline,stall_barrier,not_selected,no_eligible,load_to_use_cycles\n";
+                "stall_pipeline,stall_barrier,not_selected,no_eligible,load_to_use_cycles,"
+                "shared_gbps,shared_bytes\n";
         }
         const KernelMetrics& k = *results[i].kernel;
         const double seconds = to_seconds(results[i].end - results[i].start);
@@ -128,7 +129,9 @@ std::string format_kernels_csv(const Trace& trace, const std::vector<OpResult>& 
             .num(k.stall_barrier)
             .num(k.not_selected)
             .num(k.no_eligible)
-            .num(k.load_to_use_cycles);
+            .num(k.load_to_use_cycles)
+            .num(gbps(k.shared_bytes))
+            .num(k.shared_bytes);
         row.end();
     }
     return out;

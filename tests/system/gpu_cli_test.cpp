@@ -71,6 +71,41 @@ TEST(GpuCli, GemmsAndAttentionRunOnTheTensorCoresAndRepeatsAreReused) {
     EXPECT_EQ(stats["models"]["gpu_sm"]["reused"]["value"], 1);  // g2 is g1 again
 }
 
+/// Column `name` of kernels.csv's first kernel row.
+double first_kernel_column(const std::string& kernels, const std::string& name) {
+    std::istringstream in(kernels);
+    std::string header, row, cell;
+    std::getline(in, header);
+    std::getline(in, row);
+    std::istringstream names(header), cells(row);
+    while (std::getline(names, cell, ',')) {
+        std::string value;
+        std::getline(cells, value, ',');
+        if (cell == name) return std::stod(value);
+    }
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+}
+
+TEST(GpuCli, KernelsCsvReportsSharedMemoryThroughput) {
+    // An A100 mma.sync GEMM loads its fragments from shared memory with ldmatrix: some, but
+    // never more than the 128 bytes per cycle per SM the banks serve (108 SMs at 1410 MHz).
+    TempDir dir;
+    const auto r = wallsim("run --hw configs/hw/a100.yaml --no-progress --trace " +
+                               write_trace(dir,
+                                           "  - {name: g, kind: gemm, m: 1024, n: 1024, k: 1024, "
+                                           "dtype: fp16}\n") +
+                               " --out " + (dir.path() / "o").string(),
+                           dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
+    const double gbps = first_kernel_column(kernels, "shared_gbps");
+    EXPECT_GT(gbps, 1000.0);
+    EXPECT_LE(gbps, 128.0 * 108 * 1.41);
+    // Every fragment of A and B per warp and k-slice: at least the bytes of A and B once.
+    EXPECT_GT(first_kernel_column(kernels, "shared_bytes"), 2.0 * 1024 * 1024 * 2);
+}
+
 TEST(GpuCli, FidelityCyclePicksTheModelThatSimulatesEveryCta) {
     TempDir dir;
     const auto r =
@@ -145,8 +180,8 @@ TEST(GpuCli, PointerChaseReportsLoadToUseLatencyInKernelsCsv) {
                            dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
-    EXPECT_THAT(kernels, HasSubstr(",load_to_use_cycles\n"));
-    EXPECT_THAT(kernels, HasSubstr(",33\n"));  // the H100 preset's L1 hit latency
+    EXPECT_THAT(kernels, HasSubstr(",load_to_use_cycles,shared_gbps,shared_bytes\n"));
+    EXPECT_THAT(kernels, HasSubstr(",33,0,0\n"));  // the H100 preset's L1 hit latency
     // A Roofline has no latency: refused, not guessed.
     const auto analytic =
         wallsim("run --hw configs/hw/h100.yaml --no-progress --fidelity analytic --trace " +

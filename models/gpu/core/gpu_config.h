@@ -75,6 +75,8 @@ struct GpuCoreConfig {
     static constexpr uint32_t kLineBytes = 128;
     static constexpr uint32_t kSectorBytes = 32;
     static constexpr uint32_t kWarpSize = 32;
+    /// Bytes of one pass over the shared memory's 32 four-byte banks (Instr::shared_wavefronts).
+    static constexpr uint32_t kSharedWavefrontBytes = 128;
 
     /// Throws std::invalid_argument naming the first impossible value.
     void validate() const;

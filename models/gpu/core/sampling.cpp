@@ -25,6 +25,7 @@ KernelTotals KernelTotals::of(const SmCounters& sm, const MemoryCounters& memory
     t.stall_barrier = double(sm.stall_barrier);
     t.not_selected = double(sm.not_selected);
     t.no_eligible_cycles = double(sm.no_eligible_cycles);
+    t.shared_wavefronts = double(sm.shared_wavefronts);
     return t;
 }
 
@@ -32,15 +33,15 @@ KernelTotals KernelTotals::plus_scaled(const KernelTotals& later,
                                        const KernelTotals& earlier,
                                        double factor) const {
     static constexpr double KernelTotals::*kFields[] = {
-        &KernelTotals::warp_instructions, &KernelTotals::thread_flops,
-        &KernelTotals::tensor_flops,      &KernelTotals::l1_sectors,
-        &KernelTotals::l1_hit_sectors,    &KernelTotals::l2_read_sectors,
-        &KernelTotals::l2_write_sectors,  &KernelTotals::l2_hit_sectors,
-        &KernelTotals::dram_read_bytes,   &KernelTotals::dram_write_bytes,
-        &KernelTotals::warp_residency,    &KernelTotals::stall_memory,
-        &KernelTotals::stall_dependency,  &KernelTotals::stall_pipeline,
-        &KernelTotals::stall_barrier,     &KernelTotals::not_selected,
-        &KernelTotals::no_eligible_cycles};
+        &KernelTotals::warp_instructions,  &KernelTotals::thread_flops,
+        &KernelTotals::tensor_flops,       &KernelTotals::l1_sectors,
+        &KernelTotals::l1_hit_sectors,     &KernelTotals::l2_read_sectors,
+        &KernelTotals::l2_write_sectors,   &KernelTotals::l2_hit_sectors,
+        &KernelTotals::dram_read_bytes,    &KernelTotals::dram_write_bytes,
+        &KernelTotals::warp_residency,     &KernelTotals::stall_memory,
+        &KernelTotals::stall_dependency,   &KernelTotals::stall_pipeline,
+        &KernelTotals::stall_barrier,      &KernelTotals::not_selected,
+        &KernelTotals::no_eligible_cycles, &KernelTotals::shared_wavefronts};
     static_assert(sizeof(kFields) / sizeof(kFields[0]) * sizeof(double) == sizeof(KernelTotals),
                   "every KernelTotals field is extrapolated");
     KernelTotals t = *this;

@@ -424,6 +424,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
         // The SM's shared memory takes one wavefront a cycle, shared evenly by its
         // sub-partitions.
         interval = std::max<uint32_t>(interval, in.shared_wavefronts * uint32_t(sps_.size()));
+        counters_.shared_wavefronts += uint64_t{c} * in.shared_wavefronts;
     }
     const uint64_t pace =
         in.count > 1 ? std::max<uint64_t>(interval, (latency + in.chains - 1) / in.chains) : 1;

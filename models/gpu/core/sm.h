@@ -36,7 +36,8 @@ struct SmCounters {
     uint64_t no_eligible_cycles = 0;  ///< scheduler cycles with warps resident but none ready
     double warp_residency = 0;        ///< resident warps integrated over SM cycles
     uint64_t ctas_done = 0;
-    uint64_t main_loop_trips = 0;  ///< trips of the kernel's main loop done (warp 0 of each CTA)
+    uint64_t main_loop_trips = 0;    ///< trips of the kernel's main loop done (warp 0 of each CTA)
+    uint64_t shared_wavefronts = 0;  ///< LDS and STS passes over the 32 shared-memory banks
 };
 
 class Sm {

@@ -285,7 +285,7 @@ TEST(GpuCore, AClusterExchangeIsTheLeadersAndNeedsACluster) {
 /// One CTA of four warps, one per sub-partition, each loading `loads` 16-byte vectors per
 /// thread from shared memory (four wavefronts of the 32 four-byte banks each) or, with
 /// wavefronts = 1, 4 bytes per thread.
-uint64_t shared_load_cycles(uint32_t loads, uint8_t wavefronts) {
+KernelResult shared_loads(uint32_t loads, uint8_t wavefronts) {
     const GpuParams p = small_h100(1);
     KernelLaunch k;
     k.name = "lds";
@@ -299,17 +299,18 @@ uint64_t shared_load_cycles(uint32_t loads, uint8_t wavefronts) {
     GpuCore core(p.core, p.hbm.core, k);
     SamplingOptions once;
     once.enabled = false;
-    return core.run(once).cycles;
+    return core.run(once);
 }
 
 TEST(GpuCore, SharedMemoryServes128BytesAClockPerSm) {
     // 32 banks of 4 bytes per clock (CUDA C++ Programming Guide), shared by the SM's four
     // sub-partitions: 4 warps x 1024 x 512 bytes take about 16,384 cycles.
-    const uint64_t wide = shared_load_cycles(1024, 4);
-    EXPECT_NEAR(4.0 * 1024 * 512 / double(wide), 128.0, 128.0 * 0.02);
+    const KernelResult wide = shared_loads(1024, 4);
+    EXPECT_EQ(wide.sm.shared_wavefronts, 4u * 1024 * 4);
+    EXPECT_NEAR(4.0 * 1024 * 512 / double(wide.cycles), 128.0, 128.0 * 0.02);
     // 4 bytes per thread: one wavefront, at the shuffle pipe's own pace (8 lanes).
-    const uint64_t narrow = shared_load_cycles(1024, 1);
-    EXPECT_NEAR(double(wide) / double(narrow), 4.0, 0.1);
+    const KernelResult narrow = shared_loads(1024, 1);
+    EXPECT_NEAR(double(wide.cycles) / double(narrow.cycles), 4.0, 0.1);
 }
 
 TEST(GpuCore, SameKernelSameCycles) {
