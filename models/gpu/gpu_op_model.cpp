@@ -17,6 +17,12 @@ namespace sim::gpu {
 namespace {
 /// The engine keeps time in 64-bit picoseconds; an op must end well inside that.
 constexpr uint64_t kLatestPs = uint64_t{1} << 62;
+/// The kernel metrics that are amounts: the kernels of an op add them up, and an op between
+/// two simulated context lengths takes them in proportion.
+constexpr double KernelMetrics::*kAdditiveMetrics[] = {
+    &KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes,
+    &KernelMetrics::l2_bytes,          &KernelMetrics::dram_read_bytes,
+    &KernelMetrics::dram_write_bytes,  &KernelMetrics::shared_bytes};
 }  // namespace
 
 GpuOpModel::Stats::Stats(StatGroup& g)
@@ -198,9 +204,7 @@ KernelMetrics merged(const std::vector<KernelMetrics>& parts) {
     }
     m.simulated_fraction = simulated / double(m.ctas);
     m.bound = bound;
-    for (auto f : {&KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes,
-                   &KernelMetrics::l2_bytes, &KernelMetrics::dram_read_bytes,
-                   &KernelMetrics::dram_write_bytes, &KernelMetrics::shared_bytes})
+    for (auto f : kAdditiveMetrics)
         m.*f = total(f);
     for (auto f :
          {&KernelMetrics::theoretical_occupancy, &KernelMetrics::achieved_occupancy,
@@ -342,10 +346,7 @@ GpuOpModel::Outcome GpuOpModel::outcome_of(const Op& op) {
     KernelMetrics& m = o.metrics;
     m.cycles = static_cast<uint64_t>(
         std::llround(mix(double(lo.metrics.cycles), double(hi.metrics.cycles))));
-    for (double KernelMetrics::*field :
-         {&KernelMetrics::warp_instructions, &KernelMetrics::l1_bytes, &KernelMetrics::l2_bytes,
-          &KernelMetrics::dram_read_bytes, &KernelMetrics::dram_write_bytes,
-          &KernelMetrics::shared_bytes})
+    for (double KernelMetrics::*field : kAdditiveMetrics)
         m.*field = mix(lo.metrics.*field, hi.metrics.*field);
     m.simulated_fraction = 0;
     o.clock_hz = mix(lo.clock_hz, hi.clock_hz);

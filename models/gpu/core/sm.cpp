@@ -370,11 +370,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
             const LoadReturn receiver{id_, slot * kMaxRegs + dst, 1};
             if (multicast_.arrive(w.cta, w.multicasts++, receiver, members_))
                 memory_.sm_to_sm(members_, now + 1 + config_.sm.dsmem_latency);
-            SIM_ASSERT(w.pending[dst] < 0xFFFF, "too many exchanges to one barrier");
-            ++w.pending[dst];
-            w.in_flight |= 1u << dst;
-            w.ready[dst] = kNeverCycle;
-            w.loaded |= 1u << dst;
+            await_lines(w, dst, 1);
             sp.pipe_free[p] = now + interval;
             issued_one(w, sp, now);
             return;
@@ -387,10 +383,7 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
             if (in.op == Opcode::Ldg) {
                 if (n) {
                     memory_.load(id_, slot * kMaxRegs + in.dst, lines_.data(), n, now + latency);
-                    w.pending[in.dst] = static_cast<uint16_t>(n);
-                    w.in_flight |= 1u << in.dst;
-                    w.ready[in.dst] = kNeverCycle;
-                    w.loaded |= 1u << in.dst;
+                    await_lines(w, in.dst, n);
                 } else {
                     w.ready[in.dst] = now;
                 }
@@ -447,6 +440,14 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
         ++w.pc;
         advance_control(w);
     }
+}
+
+void Sm::await_lines(Warp& w, uint8_t r, size_t lines) {
+    SIM_HOT_ASSERT(w.pending[r] + lines <= 0xFFFF, "too many lines in flight to one register");
+    w.pending[r] = static_cast<uint16_t>(w.pending[r] + lines);
+    w.in_flight |= 1u << r;
+    w.ready[r] = kNeverCycle;
+    w.loaded |= 1u << r;
 }
 
 void Sm::issued_one(Warp& w, SubPartition& sp, uint64_t now) {
@@ -507,17 +508,13 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
     } else {
         const uint8_t dst = rotated(w, in, in.dst);
         if (dst != kNoReg && n) {
-            SIM_ASSERT(w.pending[dst] + n <= 0xFFFF, "a bulk copy of too many lines");
             const LoadReturn receiver{id_, slot * kMaxRegs + dst};
             if (!in.multicast) {
                 memory_.bulk_load(id_, receiver.token, bulk_.data(), n, now + 1);
             } else if (multicast_.arrive(w.cta, w.multicasts++, receiver, members_)) {
                 memory_.multicast_load(members_, bulk_.data(), n, now + 1);
             }
-            w.pending[dst] = static_cast<uint16_t>(w.pending[dst] + n);
-            w.in_flight |= 1u << dst;
-            w.ready[dst] = kNeverCycle;
-            w.loaded |= 1u << dst;
+            await_lines(w, dst, n);
         }
     }
     // TMA is one instruction for a whole tile; cp.async moves 16 bytes per thread (4 lines

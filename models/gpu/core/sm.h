@@ -148,6 +148,9 @@ class Sm {
     uint64_t* awake_of(size_t sp) { return awake_.data() + sp * awake_words_; }
     const uint64_t* awake_of(size_t sp) const { return awake_.data() + sp * awake_words_; }
     void issue(uint32_t slot, SubPartition& sp, uint64_t now);
+    /// Register r of w waits for `lines` more lines (a load's, a copy's, an exchange's) to
+    /// come back through load_returned.
+    void await_lines(Warp& w, uint8_t r, size_t lines);
     /// One warp-instruction issued at now: the issue slot busy for a cycle, the warp on to
     /// its next instruction.
     void issued_one(Warp& w, SubPartition& sp, uint64_t now);

@@ -102,8 +102,8 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
     pipe.copy(kV, stage, 1, true);
     const uint32_t values = rows * bn / 32;  // S elements per thread
     // ldmatrix.x4 per warp: Q's rows and the K block for S, the V block for O.
-    const uint32_t kv_fragments = std::max<uint32_t>(1, uint32_t(bn * d * es / 512));
-    const uint32_t qk_fragments = kv_fragments + uint32_t(rows * d * es / 512);
+    const uint32_t kv_fragments = std::max<uint32_t>(1, uint32_t(bn * d * es / kLdmatrixBytes));
+    const uint32_t qk_fragments = kv_fragments + uint32_t(rows * d * es / kLdmatrixBytes);
     if (!wgmma) b.op(Opcode::Lds, qk_fragments, qk_fragments, frag).wavefronts(kWideWavefronts);
     b.op(Opcode::Mma, qk_mmas, qk_mmas, s, wgmma ? q : frag);
     // Online softmax of the warp's rows x BN block: row max, exp, row sum, rescale O.

@@ -92,7 +92,7 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     pipe.copy(kQ, stage, 1, true);
     pipe.copy(kDo, stage, 1, true);
     const uint32_t values = bq * bkv / (warps * 32);  // S elements per thread
-    const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bkv * d * es / 512));
+    const uint32_t fragments = std::max<uint32_t>(1, uint32_t(bkv * d * es / kLdmatrixBytes));
     if (!wgmma) b.op(Opcode::Lds, fragments, fragments, frag).wavefronts(kWideWavefronts);
     b.op(Opcode::Mma, mmas(0), mmas(0), s, wgmma ? kv : frag);   // S = Q·Kᵀ
     b.op(Opcode::Ffma, values, values, s, s);                    // S·scale - lse

@@ -15,7 +15,6 @@ namespace {
 using tensor_core::MmaFamily;
 
 constexpr uint32_t kMaxStages = 4;
-constexpr uint32_t kLdmatrixBytes = 512;  ///< ldmatrix.x4: four 8 x 8 16-bit matrices per warp
 
 enum class Path { Wgmma, MmaSync, Simt };
 

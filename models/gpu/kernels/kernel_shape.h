@@ -29,10 +29,12 @@ inline uint64_t ceil_div(uint64_t a, uint64_t b) {
     return a / b + (a % b != 0);
 }
 
-/// Shared-memory wavefronts of a warp's 16-byte-per-thread access or ldmatrix.x4: 512 bytes
+/// ldmatrix.x4: four 8 x 8 16-bit matrices per warp, as much as 16 bytes per thread.
+constexpr uint32_t kLdmatrixBytes = 512;
+/// Shared-memory wavefronts of a warp's 16-byte-per-thread access or ldmatrix.x4: its bytes
 /// over 32 banks of 4 bytes per cycle (CUDA C++ Programming Guide, shared memory, compute
 /// capability 5.x and later; docs/references.md [cuda-guide]).
-constexpr uint8_t kWideWavefronts = 4;
+constexpr uint8_t kWideWavefronts = kLdmatrixBytes / GpuCoreConfig::kSharedWavefrontBytes;
 
 /// CUDA's largest grid (gridDim.x); a larger operator is not one kernel launch.
 constexpr uint64_t kMaxCtas = (uint64_t{1} << 31) - 1;
