@@ -57,8 +57,8 @@ std::string op_key(const Op& op) {
     std::visit(ParamsKey{o}, op.params);
     const KernelHints& h = op.kernel;
     o << '/';
-    for (const auto* field :
-         {&h.block, &h.vector, &h.registers, &h.shared_memory, &h.stride, &h.divergence})
+    for (const auto* field : {&h.block, &h.vector, &h.registers, &h.shared_memory, &h.stride,
+                              &h.divergence, &h.split_k})
         hint(o, *field);
     o << ',' << h.sparse << ',' << h.mma;
     return o.str();

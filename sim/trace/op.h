@@ -145,9 +145,11 @@ struct KernelHints {
     /// GEMM, convolution, attention: the MMA instruction the kernel issues (mma_sync, wgmma);
     /// empty: the GPU's own family.
     std::string mma;
+    /// GEMM: CTAs per C tile along K (split-K, 1..16); empty: the kernel library's heuristic.
+    std::optional<uint64_t> split_k;
     bool any() const {
         return block || vector || registers || shared_memory || stride || divergence || sparse ||
-               !mma.empty();
+               !mma.empty() || split_k;
     }
 };
 

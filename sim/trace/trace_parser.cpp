@@ -79,6 +79,8 @@ KernelHints read_kernel_hints(const ConfigNode& op, OpKind kind) {
     read("stride", h.stride, 1, uint64_t{1} << 20, "a stride of at least 1 element");
     read("divergence", h.divergence, 1, 32, "1..32 paths");
     n.get("sparse", h.sparse);
+    read("split_k", h.split_k, 1, 16, "1..16 splits along K");
+    if (h.split_k && kind != OpKind::Gemm) n.fail("split_k", "only gemm kernels split K");
     if (n.get_choice("mma", h.mma, {"mma_sync", "wgmma"}) && kind != OpKind::Gemm &&
         kind != OpKind::Conv2d && kind != OpKind::Attention)
         n.fail("mma", "only gemm, conv2d and attention kernels issue MMAs");

@@ -106,6 +106,29 @@ TEST(GpuCli, KernelsCsvReportsSharedMemoryThroughput) {
     EXPECT_GT(first_kernel_column(kernels, "shared_bytes"), 2.0 * 1024 * 1024 * 2);
 }
 
+TEST(GpuCli, AGemmOfFewTilesAndLongKSplitsKAndSaysSo) {
+    // 512 x 512 outputs fill half of an H100's SMs: the kernel library splits K (two kernels:
+    // the split GEMM and the reduce), unless the trace pins split_k. A split_k that cuts a
+    // k-tile falls back to the analytic model and says why.
+    TempDir dir;
+    const std::string gemm = "kind: gemm, m: 512, n: 512, k: 65536, dtype: bf16";
+    const auto r = wallsim(
+        "run --hw configs/hw/h100.yaml --no-progress --trace " +
+            write_trace(dir, "  - {name: auto, " + gemm + "}\n" + "  - {name: whole, " + gemm +
+                                 ", kernel: {split_k: 1}}\n" + "  - {name: ragged, " + gemm +
+                                 ", kernel: {split_k: 3}}\n") +
+            " --out " + (dir.path() / "o").string(),
+        dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
+    EXPECT_THAT(kernels, HasSubstr(",auto,gemm_splitk+splitk_reduce,"));
+    EXPECT_THAT(kernels, HasSubstr(",whole,gemm,"));
+    const std::string ops = slurp(dir.path() / "o" / "ops.csv");
+    EXPECT_THAT(ops, HasSubstr("split-K needs the 1024 k-tiles to divide evenly into 3 splits"));
+    const auto stats = nlohmann::json::parse(slurp(dir.path() / "o" / "stats.json"));
+    EXPECT_EQ(stats["run"]["fidelity"]["fallbacks"]["total"]["value"], 1);
+}
+
 TEST(GpuCli, FidelityCyclePicksTheModelThatSimulatesEveryCta) {
     TempDir dir;
     const auto r =
@@ -337,6 +360,7 @@ TEST(GpuCli, BadKernelHintsAreBadInput) {
     // A CTA that no SM can hold.
     expect_bad_input(run("{shared_memory: 300000}"), "does not fit on an SM");
     expect_bad_input(run("{mma: mma_sync}"), "only gemm, conv2d and attention");
+    expect_bad_input(run("{split_k: 2}"), "only gemm kernels split K");
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "o"));
 }
 

@@ -63,9 +63,10 @@ uint64_t AddressStream::address(uint64_t cta, uint64_t iteration, uint64_t threa
 
 TileGrid::Coord TileGrid::of(uint64_t cta) const {
     Coord c;
-    const uint64_t per_batch = m_tiles * n_tiles;
-    c.batch = cta / per_batch;
-    const uint64_t t = cta % per_batch;
+    const uint64_t per_split = m_tiles * n_tiles;
+    c.batch = cta / (per_split * k_splits);
+    c.split = cta / per_split % k_splits;
+    const uint64_t t = cta % per_split;
     // Groups of `group` M-tiles: inside a group, CTAs go down M first, then across N.
     const uint64_t per_group = uint64_t{group} * n_tiles;
     const uint64_t first_m = t / per_group * group;
@@ -87,11 +88,12 @@ void tile_lines(const AddressStream& s,
         switch (a) {
             case AddressStream::Axis::M: return c.m;
             case AddressStream::Axis::N: return c.n;
-            case AddressStream::Axis::K: return iteration + c.m * s.diagonal_step;
+            case AddressStream::Axis::K:
+                return c.split * grid.k_tiles + iteration + c.m * s.diagonal_step;
             default: return 0;
         }
     };
-    const uint64_t base = s.base + c.batch * s.batch_bytes;
+    const uint64_t base = s.base + c.batch * s.batch_bytes + c.split * s.split_bytes;
     if (s.im2col) {
         const AddressStream::Im2col& g = s.conv;
         const uint64_t tap = iteration / g.channel_tiles;

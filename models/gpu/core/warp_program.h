@@ -118,6 +118,9 @@ struct AddressStream {
     uint64_t diagonal_step = 0;
     uint64_t matrix_rows = 0, row_bytes = 0;  ///< the matrix (row_bytes is also the row pitch)
     uint64_t batch_bytes = 0;
+    /// Tile: bytes between the matrices of consecutive K splits (a split-K GEMM's partial
+    /// sums, one matrix per split); 0: every split reads the same matrix.
+    uint64_t split_bytes = 0;
     /// An implicit-GEMM convolution's A (TMA's im2col mode): row r of the M x K matrix is
     /// output pixel r of an NHWC input; k-tile t is filter tap t / channel_tiles, channels
     /// (t % channel_tiles) x tile_row_bytes. Taps falling in the padding are not fetched.
@@ -134,16 +137,20 @@ struct AddressStream {
     uint64_t address(uint64_t cta, uint64_t iteration, uint64_t thread) const;
 };
 
-/// Where a CTA of a tiled kernel (GEMM, attention) works: its batch, its M and N tile. CTAs
-/// walk the tiles in groups of `group` M-tiles (the swizzle cuBLAS and Triton use), so that a
-/// wave's CTAs share A and B tiles in L2.
+/// Where a CTA of a tiled kernel (GEMM, attention) works: its batch, its K split, its M and N
+/// tile. CTAs walk the tiles in groups of `group` M-tiles (the swizzle cuBLAS and Triton use),
+/// so that a wave's CTAs share A and B tiles in L2. A split-K GEMM's grid has k_splits CTAs per
+/// tile, split s walking k-tiles [s x k_tiles, (s + 1) x k_tiles) of K: the split is the
+/// outermost coordinate inside a batch (a CUDA grid's z), so a wave's CTAs share their K range.
 struct TileGrid {
-    uint64_t batch = 1, m_tiles = 1, n_tiles = 1, k_tiles = 1;
+    uint64_t batch = 1, m_tiles = 1, n_tiles = 1;
+    uint64_t k_tiles = 1;  ///< k-tiles each CTA walks (its main loop's trips)
+    uint64_t k_splits = 1;
     uint32_t group = 8;
     struct Coord {
-        uint64_t batch = 0, m = 0, n = 0;
+        uint64_t batch = 0, split = 0, m = 0, n = 0;
     };
-    uint64_t ctas() const { return batch * m_tiles * n_tiles; }
+    uint64_t ctas() const { return batch * k_splits * m_tiles * n_tiles; }
     Coord of(uint64_t cta) const;
 };
 

@@ -203,6 +203,19 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
     return best;
 }
 
+uint32_t choose_k_splits(const GemmProblem& p, const GemmTile& t, const GpuTarget& g) {
+    const uint64_t ctas = p.batch * ceil_div(p.m, t.bm) * ceil_div(p.n, t.bn);
+    const uint64_t k_tiles = ceil_div(p.k, t.bk);
+    // The most splits that still fit one wave, in whole k-tiles per CTA, with enough of them
+    // that the pipeline's fill and drain (stages - 1 k-tiles each) stay a small part of a
+    // CTA's time. A grid that fills a wave already gets none.
+    for (uint64_t s = std::min<uint64_t>(kMaxKSplits, g.core.sm_count / ctas); s > 1; --s) {
+        if (k_tiles % s == 0 && k_tiles / s >= 2 * uint64_t{t.stages})
+            return static_cast<uint32_t>(s);
+    }
+    return 1;
+}
+
 KernelLaunch gemm_kernel(const GemmProblem& p,
                          const GemmTile& t,
                          const GpuTarget& g,
@@ -217,7 +230,13 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     k.grid.batch = p.batch;
     k.grid.m_tiles = ceil_div(p.m, t.bm);
     k.grid.n_tiles = ceil_div(p.n, t.bn);
-    k.grid.k_tiles = ceil_div(p.k, t.bk);
+    const uint64_t k_tiles = ceil_div(p.k, t.bk);
+    if (t.k_splits == 0 || k_tiles % t.k_splits != 0)
+        throw NotLowerable("split-K needs the " + std::to_string(k_tiles) +
+                           " k-tiles to divide evenly into " + std::to_string(t.k_splits) +
+                           " splits");
+    k.grid.k_splits = t.k_splits;
+    k.grid.k_tiles = k_tiles / t.k_splits;
     k.ctas = checked_grid(k.grid.ctas());
     k.threads_per_cta = t.warps * 32;
     k.registers_per_thread = registers_of(t);
@@ -235,9 +254,13 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
         p.b_transposed
             ? tile_stream("B", space, p.batch, p.n, p.k * es, Axis::N, Axis::K, t.bn, t.bk * es)
             : tile_stream("B", space, p.batch, p.k, p.n * es, Axis::K, Axis::N, t.bk, t.bn * es));
-    const uint32_t os = element_bytes(p.out_dtype);
-    k.streams.push_back(
-        tile_stream("C", space, p.batch, p.m, p.n * os, Axis::M, Axis::N, t.bm, t.bn * os));
+    // C, or with split-K the FP32 partial sums: one M x N matrix per split and batch, the
+    // splits outermost ([split][batch][M][N], so that each split's partials are contiguous).
+    const bool split = t.k_splits > 1;
+    const uint32_t os = split ? uint32_t{sizeof(float)} : element_bytes(p.out_dtype);
+    k.streams.push_back(tile_stream(split ? "C_partial" : "C", space, p.batch * t.k_splits, p.m,
+                                    p.n * os, Axis::M, Axis::N, t.bm, t.bn * os));
+    if (split) k.streams.back().split_bytes = p.batch * k.streams.back().batch_bytes;
     constexpr uint8_t kA = 0, kB = 1, kC = 2;
 
     ProgramBuilder b;
@@ -308,6 +331,73 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     b.tma_store(kC, 1).leader_only();
     k.program = b.finish();
     return k;
+}
+
+namespace {
+
+/// cuBLAS's splitKreduce kernel: each thread adds one 16-byte vector (4 FP32) of every split's
+/// partials and writes the 4 outputs of C. partials is the split GEMM's workspace stream.
+KernelLaunch split_k_reduce_kernel(const GemmProblem& p,
+                                   uint32_t splits,
+                                   const AddressStream& partials,
+                                   AddressSpace& space) {
+    constexpr uint32_t kVector = 4;  // FP32 values per 16-byte load
+    constexpr uint32_t kBlock = 256;
+    const uint64_t outputs = p.batch * p.m * p.n;
+    const uint64_t vectors = ceil_div(outputs, kVector);
+    KernelLaunch k;
+    k.name = "splitk_reduce";
+    k.threads_per_cta = kBlock;
+    k.registers_per_thread = 32;
+    k.ctas = checked_grid(ceil_div(vectors, kBlock));
+    const auto linear = [&](const std::string& name, uint64_t base, uint32_t access_bytes) {
+        AddressStream s;
+        s.name = name;
+        s.base = base;
+        s.access_bytes = access_bytes;
+        s.vectors = vectors;
+        s.cta_step = kBlock;
+        return s;
+    };
+    const uint64_t split_bytes = partials.split_bytes;
+    for (uint32_t i = 0; i < splits; ++i)
+        k.streams.push_back(linear("C_partial" + std::to_string(i), partials.base + i * split_bytes,
+                                   kVector * sizeof(float)));
+    const uint32_t os = element_bytes(p.out_dtype);
+    k.streams.push_back(linear("C", space.allocate(outputs * os), kVector * os));
+
+    ProgramBuilder b;
+    const uint8_t addr = b.reg();
+    b.op(Opcode::Ialu, 4, 1, addr);  // global index, bounds check, byte offset, address
+    std::vector<uint8_t> in;
+    for (uint32_t i = 0; i < splits; ++i) {
+        in.push_back(b.reg());
+        b.ldg(in.back(), static_cast<uint8_t>(i), addr);
+    }
+    for (uint32_t i = 1; i < splits; ++i)
+        b.op(Opcode::Falu, kVector, kVector, in[0], in[0], in[i]);
+    if (os != sizeof(float)) b.op(Opcode::Falu, kVector / 2, kVector / 2, in[0], in[0]);  // pack
+    b.stg(static_cast<uint8_t>(splits), in[0], addr);
+    k.program = b.finish();
+    return k;
+}
+
+}  // namespace
+
+std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
+                                       const GpuTarget& g,
+                                       std::optional<uint64_t> split_k) {
+    GemmTile t = choose_gemm_tile(p, g);
+    if (split_k && (*split_k == 0 || *split_k > kMaxKSplits))
+        throw NotLowerable("split_k must be 1.." + std::to_string(kMaxKSplits));
+    t.k_splits = split_k ? static_cast<uint32_t>(*split_k) : choose_k_splits(p, t, g);
+    AddressSpace space;
+    std::vector<KernelLaunch> kernels{gemm_kernel(p, t, g, space)};
+    if (t.k_splits > 1) {
+        kernels.front().name = "gemm_splitk";
+        kernels.push_back(split_k_reduce_kernel(p, t.k_splits, kernels.front().streams[2], space));
+    }
+    return kernels;
 }
 
 }  // namespace sim::gpu

@@ -14,7 +14,9 @@
 // traffic (CUTLASS's 2x1 cluster shape). Pure C++.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "models/gpu/kernels/kernels.h"
 
@@ -34,7 +36,15 @@ struct GemmTile {
     uint32_t warps = 8;
     /// CTAs per cluster along M (wgmma only): they share their B tile, which TMA multicasts.
     uint32_t cluster = 1;
+    /// Split-K: CTAs per C tile, each walking an equal share of K's k-tiles and writing its
+    /// FP32 partial sums to a workspace that a second kernel adds up (cuBLAS's split-K GEMM and
+    /// its splitKreduce kernel). 1: no split.
+    uint32_t k_splits = 1;
 };
+
+/// Most K splits a split-K GEMM takes: its reduce kernel adds up to this many partials per
+/// output in one pass.
+inline constexpr uint32_t kMaxKSplits = 16;
 
 /// A row-major matrix (batch of them) allocated in space, copied in tiles of tile_rows x
 /// tile_row_bytes whose coordinates along rows and columns are the grid's row_axis and col_axis.
@@ -61,12 +71,27 @@ AddressStream rows_stream(const std::string& name,
 /// The tile the heuristic picks for p on target (hints may force block, not the tile).
 GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& target);
 
-/// The GEMM kernel of p with tile t. A, B and C are allocated in space unless given.
+/// How many ways t's GEMM splits K (GemmTile::k_splits), as a split-K heuristic decides: only
+/// when the grid leaves SMs idle in its one wave, into the number of splits (a divisor of the
+/// k-tiles, at most kMaxKSplits, filling at most one wave) that minimises the estimate
+/// wave x (k-tiles per CTA + pipeline fill) x k-tile time + the partials' trip through L2.
+uint32_t choose_k_splits(const GemmProblem& p, const GemmTile& t, const GpuTarget& target);
+
+/// The GEMM kernel of p with tile t. A, B and C are allocated in space unless given. With
+/// t.k_splits > 1 it writes FP32 partial sums to a workspace instead of C (see gemm_kernels).
 KernelLaunch gemm_kernel(const GemmProblem& p,
                          const GemmTile& t,
                          const GpuTarget& target,
                          AddressSpace& space,
                          const std::string& name = "gemm");
+
+/// A GEMM operator's kernels: the tile the heuristic picks, split along K as choose_k_splits
+/// decides (or `split_k` splits when given); a split GEMM is followed by the kernel that adds
+/// its partials and writes C. Throws NotLowerable for a split_k that does not divide the
+/// k-tiles evenly or exceeds kMaxKSplits.
+std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
+                                       const GpuTarget& target,
+                                       std::optional<uint64_t> split_k = std::nullopt);
 
 }  // namespace sim::gpu
 

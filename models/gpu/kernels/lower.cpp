@@ -38,11 +38,6 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
         case OpKind::Embedding:
             return embedding_kernel(std::get<EmbeddingParams>(op.params), op.dtype, op.kernel,
                                     space);
-        case OpKind::Gemm: {
-            GemmProblem p = gemm_problem(std::get<GemmParams>(op.params), op.dtype);
-            p.sparse = op.kernel.sparse;
-            return gemm_kernel(p, choose_gemm_tile(p, target), target, space);
-        }
         case OpKind::Conv2d:
             return conv2d_kernel(std::get<Conv2dParams>(op.params), op.dtype, target, space);
         case OpKind::Attention: {
@@ -77,6 +72,11 @@ std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& gpu) {
     if (op.kind == OpKind::Attention && !std::get<AttentionParams>(op.params).fused)
         return naive_attention_kernels(std::get<AttentionParams>(op.params), op.dtype, op.kernel,
                                        target);
+    if (op.kind == OpKind::Gemm) {
+        GemmProblem p = gemm_problem(std::get<GemmParams>(op.params), op.dtype);
+        p.sparse = op.kernel.sparse;
+        return gemm_kernels(p, target, op.kernel.split_k);
+    }
     AddressSpace space;
     return {single(op, target, space)};
 }

@@ -199,6 +199,18 @@ TEST(TraceParser, MmaHintNamesAnInstructionOfAnMmaKernel) {
               HasSubstr("only gemm, conv2d and attention")));
 }
 
+TEST(TraceParser, SplitKHintSplitsAGemmsK) {
+    const std::string head = "version: 1\nops:\n";
+    const Trace t = parse_trace_yaml(
+        head + "  - {kind: gemm, m: 64, n: 64, k: 65536, kernel: {split_k: 4}}\n", "t.yaml");
+    EXPECT_EQ(t.ops.at(0).kernel.split_k, 4u);
+    EXPECT_TRUE(t.ops.at(0).kernel.any());
+    EXPECT_THAT(yaml_error(head + "  - {kind: gemm, m: 4, n: 4, k: 4, kernel: {split_k: 17}}\n"),
+                AllOf(StartsWith("t.yaml:3:"), HasSubstr("split_k"), HasSubstr("1..16")));
+    EXPECT_THAT(yaml_error(head + "  - {kind: elementwise, elements: 4, kernel: {split_k: 2}}\n"),
+                AllOf(StartsWith("t.yaml:3:"), HasSubstr("only gemm kernels split K")));
+}
+
 TEST(TraceParser, DramTrafficDefaultsAndChecks) {
     const Trace t = parse_trace_yaml(
         "version: 1\nops:\n  - {kind: dram_traffic, bytes: 4096, pattern: random}\n", "t.yaml");
