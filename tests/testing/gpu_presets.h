@@ -8,6 +8,7 @@
 
 #include "models/gpu/core/gpu_core.h"
 #include "models/gpu/gpu_params.h"
+#include "models/gpu/kernels/gemm.h"
 #include "models/gpu/kernels/kernels.h"
 #include "sim/config/loader.h"
 #include "tests/testing/temp_dir.h"
@@ -19,6 +20,20 @@ inline gpu::GpuParams gpu_preset(const std::string& name,
                                  const std::vector<std::string>& overrides = {}) {
     return gpu::GpuParams::from_config(
         ConfigNode::root_of(load_config(source_path("configs/hw/" + name + ".yaml"), overrides)));
+}
+
+/// The machine the tiled kernels are shaped for, from the GPU of p.
+inline gpu::GpuTarget target_of(const gpu::GpuParams& p) {
+    return {p.core, p.tensor};
+}
+
+/// A BF16 GEMM problem of m x n x k.
+inline gpu::GemmProblem gemm_of(uint64_t m, uint64_t n, uint64_t k) {
+    gpu::GemmProblem g;
+    g.m = m;
+    g.n = n;
+    g.k = k;
+    return g;
 }
 
 /// An H100 cut down to a few SMs and one HBM stack with a proportional L2: quick, and every

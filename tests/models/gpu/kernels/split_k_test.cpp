@@ -15,20 +15,10 @@
 namespace sim::gpu {
 namespace {
 
+using testing::gemm_of;
 using testing::run_kernel;
 using testing::small_h100;
-
-GemmProblem gemm_of(uint64_t m, uint64_t n, uint64_t k) {
-    GemmProblem g;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    return g;
-}
-
-GpuTarget target_of(const GpuParams& p) {
-    return {p.core, p.tensor};
-}
+using testing::target_of;
 
 GemmTile tile_128x128(uint32_t k_splits) {
     GemmTile t;

@@ -12,21 +12,10 @@
 namespace sim::gpu {
 namespace {
 
+using testing::gemm_of;
 using testing::run_kernel;
 using testing::small_h100;
-
-/// A BF16 GEMM problem of m x n x k.
-GemmProblem gemm_of(uint64_t m, uint64_t n, uint64_t k) {
-    GemmProblem g;
-    g.m = m;
-    g.n = n;
-    g.k = k;
-    return g;
-}
-
-GpuTarget target_of(const GpuParams& p) {
-    return {p.core, p.tensor};
-}
+using testing::target_of;
 
 TEST(TileGrid, VisitsEveryTileOnceInGroupsOfMTiles) {
     TileGrid g;
