@@ -111,10 +111,42 @@ CollectiveResult nccl_ring(
     return r;
 }
 
+// The data a tree channel moves per step: the protocol's chunk, halved while the message would
+// give a channel too few chunks to fill the pipeline, as NCCL sizes it (enqueue.cc,
+// computeColl): Simple keeps depth x 8 chunks down to 128 KiB, depth x 4 down to 64 KiB and
+// depth down to 32 KiB; LL128 keeps 64 x s / ppn down to 128 KiB and 16 x s / ppn down to
+// 32 KiB, s = 1 + log2(nodes) + ppn / 10; LL keeps its chunk.
+double tree_chunk(Protocol proto,
+                  double chunk,
+                  double bytes,
+                  uint32_t channels,
+                  uint32_t depth,
+                  uint32_t nodes,
+                  uint32_t ppn) {
+    const auto halve_while = [&](double chunks_wanted, double floor) {
+        while (bytes / (channels * chunk) < chunks_wanted && chunk > floor)
+            chunk /= 2;
+    };
+    if (proto == Protocol::Simple) {
+        halve_while(depth * 8.0, 131072);
+        halve_while(depth * 4.0, 65536);
+        halve_while(depth, 32768);
+    } else if (proto == Protocol::LL128) {
+        uint32_t log_nodes = 0;
+        while ((uint64_t{2} << log_nodes) <= nodes)
+            ++log_nodes;
+        const double steps = 1 + log_nodes + 0.1 * ppn;
+        halve_while(steps * 64 / ppn, 131072);
+        halve_while(steps * 16 / ppn, 32768);
+    }
+    return chunk;
+}
+
 // Tree AllReduce: a chain inside each node and, across nodes, two binary trees (heap order and
 // its mirror) that each carry half the channels, as NCCL's double binary tree does. Chunks are
-// pipelined: every edge carries a chunk up and a chunk down each step, and the last chunk
-// leaves the deepest leaf 2 x depth steps after it entered.
+// pipelined: a chunk climbs one edge per step to the root and comes back down one edge per
+// step. The first depth steps only carry chunks up and the last depth steps only carry them
+// down; in between, every edge carries a chunk up and a chunk down each step.
 CollectiveResult nccl_tree(const Topology& t,
                            Protocol proto,
                            double bytes,
@@ -123,34 +155,39 @@ CollectiveResult nccl_tree(const Topology& t,
     const auto p = static_cast<uint32_t>(t.gpus().size());
     const ProtocolParams& q = nccl.protocol(proto);
     const uint32_t nc = channels_for(bytes, nccl.tree_channels, q, 1);
+    const uint32_t local = std::max<uint32_t>(1, std::min(params.ranks_per_node, p));
+    const uint32_t nodes = p / local;
+    uint32_t tree_depth = 0;
+    while ((uint64_t{2} << tree_depth) - 1 < nodes)
+        ++tree_depth;
+    const uint32_t depth = (local - 1) + tree_depth;
     const double per_channel = bytes / nc;
-    const double chunks = std::ceil(per_channel / q.tree_chunk);
+    const double chunks = std::ceil(
+        per_channel / tree_chunk(proto, q.tree_chunk, bytes, nc, depth, nodes, local) - 1e-9);
     const double chunk = per_channel / chunks;
     const double eff = wire_efficiency(proto);
     const double cap = channel_cap(q.tree_channel_bandwidth, nc, proto);
-    const uint32_t local = std::max<uint32_t>(1, std::min(params.ranks_per_node, p));
-    const uint32_t nodes = p / local;
-    std::vector<Flow> flows;
+    std::vector<Flow> up, down;
     auto edge = [&](uint32_t child, uint32_t parent, double share) {
         const double b = nc * chunk * share / eff;
-        flows.push_back({child, parent, b, cap * share});
-        flows.push_back({parent, child, b, cap * share});
+        up.push_back({child, parent, b, cap * share});
+        down.push_back({parent, child, b, cap * share});
     };
     for (uint32_t n = 0; n < nodes; ++n) {
         for (uint32_t i = 1; i < local; ++i)
             edge(n * local + i, n * local + i - 1, 1.0);
     }
-    uint32_t tree_depth = 0;
-    while ((uint64_t{2} << tree_depth) - 1 < nodes)
-        ++tree_depth;
     for (uint32_t n = 1; n < nodes; ++n) {
         edge(n * local, (n - 1) / 2 * local, 0.5);
         edge((nodes - 1 - n) * local, (nodes - 1 - (n - 1) / 2) * local, 0.5);
     }
-    const uint32_t depth = (local - 1) + tree_depth;
+    std::vector<Flow> both = up;
+    both.insert(both.end(), down.begin(), down.end());
     StepRunner run(t, p);
     run.add_time(nccl.launch_latency + q.base_latency);
-    run.step(flows, static_cast<uint64_t>(chunks) + 2 * depth - 1, q.tree_hop_latency);
+    run.step(up, depth, q.tree_hop_latency);
+    run.step(both, static_cast<uint64_t>(chunks) - 1, q.tree_hop_latency);
+    run.step(down, depth, q.tree_hop_latency);
     CollectiveResult r = run.result();
     r.channels = nc;
     return r;

@@ -154,6 +154,37 @@ TEST(NcclTree, AChainSendsEveryChunkUpAndDownSoHalvesTheAlgorithmBandwidth) {
     EXPECT_LT(r.algbw, 50e9);
 }
 
+TEST(NcclTree, FillAndDrainStepsCarryTheChunkOneWay) {
+    // One 32 KiB chunk on one channel of an 8-GPU chain: 7 steps up to the root, 7 back down,
+    // each moving the chunk over one link in one direction (no step carries both).
+    const Topology t = star(8, 100);
+    CollectiveParams p = quiet();
+    p.ranks_per_node = 8;
+    p.nccl.tree_channels = 1;
+    const double bytes = 32 * 1024;
+    const auto r =
+        run_collective(t, {Collective::AllReduce, Algorithm::Tree, Protocol::Simple, bytes}, p);
+    EXPECT_EQ(r.steps, 14u);
+    EXPECT_NEAR(r.time, 14 * bytes / 100e9, 1e-3 * r.time);
+}
+
+TEST(NcclTree, ChunksShrinkUntilTheyFillThePipelineAsNcclSizesThem) {
+    // depth 7 (a chain of 8): Simple halves 512 KiB while a channel gets fewer than 7 x 8
+    // chunks, down to 128 KiB: 8 MiB on one channel is 64 chunks, 63 + 2 x 7 steps. LL128 keeps
+    // its 576,000 B: 8 MiB / 576,000 B = 14.6 chunks is more than 64 x 1.8 / 8 (s = 1 + 0.8).
+    const Topology t = star(8, 100);
+    CollectiveParams p = quiet();
+    p.ranks_per_node = 8;
+    p.nccl.tree_channels = 1;
+    const double bytes = 8.0 * 1024 * 1024;
+    const auto simple =
+        run_collective(t, {Collective::AllReduce, Algorithm::Tree, Protocol::Simple, bytes}, p);
+    EXPECT_EQ(simple.steps, 64u - 1 + 14);
+    const auto ll128 =
+        run_collective(t, {Collective::AllReduce, Algorithm::Tree, Protocol::LL128, bytes}, p);
+    EXPECT_EQ(ll128.steps, 15u - 1 + 14);
+}
+
 TEST(NcclAuto, PicksLowLatencyProtocolsForSmallMessagesAndBandwidthForLarge) {
     const Topology t = star(8, 300, 0.8, 0.25e-6);
     CollectiveParams p;
