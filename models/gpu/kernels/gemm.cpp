@@ -344,27 +344,17 @@ KernelLaunch split_k_reduce_kernel(const GemmProblem& p,
     constexpr uint32_t kVector = 4;  // FP32 values per 16-byte load
     constexpr uint32_t kBlock = 256;
     const uint64_t outputs = p.batch * p.m * p.n;
-    const uint64_t vectors = ceil_div(outputs, kVector);
     KernelLaunch k;
     k.name = "splitk_reduce";
     k.threads_per_cta = kBlock;
     k.registers_per_thread = 32;
-    k.ctas = checked_grid(ceil_div(vectors, kBlock));
-    const auto linear = [&](const std::string& name, uint64_t base, uint32_t access_bytes) {
-        AddressStream s;
-        s.name = name;
-        s.base = base;
-        s.access_bytes = access_bytes;
-        s.vectors = vectors;
-        s.cta_step = kBlock;
-        return s;
-    };
-    const uint64_t split_bytes = partials.split_bytes;
+    k.ctas = checked_grid(ceil_div(ceil_div(outputs, kVector), kBlock));
     for (uint32_t i = 0; i < splits; ++i)
-        k.streams.push_back(linear("C_partial" + std::to_string(i), partials.base + i * split_bytes,
-                                   kVector * sizeof(float)));
+        k.streams.push_back(dense_stream_at("C_partial" + std::to_string(i),
+                                            partials.base + i * partials.split_bytes, outputs,
+                                            DType::FP32, kVector, kBlock, 0));
+    k.streams.push_back(dense_stream("C", space, outputs, p.out_dtype, kVector, kBlock, 0));
     const uint32_t os = element_bytes(p.out_dtype);
-    k.streams.push_back(linear("C", space.allocate(outputs * os), kVector * os));
 
     ProgramBuilder b;
     const uint8_t addr = b.reg();
@@ -395,7 +385,8 @@ std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
     std::vector<KernelLaunch> kernels{gemm_kernel(p, t, g, space)};
     if (t.k_splits > 1) {
         kernels.front().name = "gemm_splitk";
-        kernels.push_back(split_k_reduce_kernel(p, t.k_splits, kernels.front().streams[2], space));
+        const AddressStream& partials = kernels.front().streams[2];  // gemm_kernel's C (kC)
+        kernels.push_back(split_k_reduce_kernel(p, t.k_splits, partials, space));
     }
     return kernels;
 }

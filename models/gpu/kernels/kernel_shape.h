@@ -48,8 +48,34 @@ inline uint64_t checked_grid(uint64_t ctas) {
     return std::max<uint64_t>(1, ctas);
 }
 
-/// A dense array of `elements` walked `vector` elements per thread: thread t of CTA c on
-/// iteration i touches vector c * cta_step + i * iteration_step + t.
+/// A dense array of `elements` at `base` walked `vector` elements per thread: thread t of CTA c
+/// on iteration i touches vector c * cta_step + i * iteration_step + t.
+inline AddressStream dense_stream_at(const std::string& name,
+                                     uint64_t base,
+                                     uint64_t elements,
+                                     DType dtype,
+                                     uint32_t vector,
+                                     uint64_t cta_step,
+                                     uint64_t iteration_step,
+                                     uint64_t stride = 1) {
+    AddressStream s;
+    s.name = name;
+    s.access_bytes = static_cast<uint32_t>(vector * dtype_bytes(dtype));
+    if (s.access_bytes > 16)
+        throw std::invalid_argument("an access is at most 16 bytes per thread");
+    s.vectors = std::max<uint64_t>(1, ceil_div(elements, vector));
+    s.base = base;
+    s.cta_step = cta_step;
+    s.iteration_step = iteration_step;
+    s.thread_step = 1;
+    if (stride > 1) {
+        s.layout = AddressStream::Layout::Strided;
+        s.stride = stride;
+    }
+    return s;
+}
+
+/// dense_stream_at on a new array allocated in space.
 inline AddressStream dense_stream(const std::string& name,
                                   AddressSpace& space,
                                   uint64_t elements,
@@ -58,20 +84,9 @@ inline AddressStream dense_stream(const std::string& name,
                                   uint64_t cta_step,
                                   uint64_t iteration_step,
                                   uint64_t stride = 1) {
-    AddressStream s;
-    s.name = name;
-    s.access_bytes = static_cast<uint32_t>(vector * dtype_bytes(dtype));
-    if (s.access_bytes > 16)
-        throw std::invalid_argument("an access is at most 16 bytes per thread");
-    s.vectors = std::max<uint64_t>(1, ceil_div(elements, vector));
+    AddressStream s =
+        dense_stream_at(name, 0, elements, dtype, vector, cta_step, iteration_step, stride);
     s.base = space.allocate(s.vectors * s.access_bytes);
-    s.cta_step = cta_step;
-    s.iteration_step = iteration_step;
-    s.thread_step = 1;
-    if (stride > 1) {
-        s.layout = AddressStream::Layout::Strided;
-        s.stride = stride;
-    }
     return s;
 }
 
