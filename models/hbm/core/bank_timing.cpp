@@ -43,12 +43,8 @@ bool BankTiming::all_closed() const {
 
 uint64_t BankTiming::earliest(Command cmd, uint32_t bank) const {
     switch (cmd) {
-        case Command::ACT: {
-            const Group& g = groups_[group_of(bank)];
-            const uint64_t done = std::max(bank_act_[bank], g.next_act);
-            return std::max(done > t_.act_extra ? done - t_.act_extra : 0, earliest_any_activate());
-        }
-        case Command::PRE: return std::max(bank_pre_[bank], next_pre_);
+        case Command::ACT: return earliest_activate(bank);
+        case Command::PRE: return earliest_precharge(bank);
         case Command::RD: {
             const Group& g = groups_[group_of(bank)];
             return std::max({bank_rd_[bank], g.next_rd, next_rd_});
@@ -84,28 +80,8 @@ void BankTiming::idle_refresh_bank(uint32_t bank, uint64_t at) {
 void BankTiming::issue(Command cmd, uint32_t bank, uint64_t now, uint64_t row) {
     SIM_ASSERT(now >= earliest(cmd, bank), "command issued before it is legal");
     switch (cmd) {
-        case Command::ACT: {
-            SIM_ASSERT(open_rows_[bank] == kClosed, "ACT to a bank with an open row");
-            open_rows_[bank] = static_cast<int64_t>(row);
-            const uint64_t done = now + t_.act_extra;  // JEDEC counts from here
-            raise(bank_rd_[bank], done + t_.rcd);
-            raise(bank_wr_[bank], done + t_.rcd_write());
-            raise(bank_pre_[bank], done + t_.ras);
-            raise(bank_act_[bank], done + t_.rc);
-            raise(groups_[group_of(bank)].next_act, done + t_.rrd_l);
-            raise(next_act_, done + t_.rrd_s);
-            // Slide the four-activate window.
-            std::rotate(act_window_.begin(), act_window_.begin() + 1, act_window_.end());
-            act_window_[3] = done;
-            ++acts_seen_;
-            break;
-        }
-        case Command::PRE: {
-            open_rows_[bank] = kClosed;
-            raise(bank_act_[bank], now + t_.rp);
-            raise(next_pre_, now + t_.ppd);
-            break;
-        }
+        case Command::ACT: activate(bank, now, row); break;
+        case Command::PRE: precharge(bank, now); break;
         case Command::RD:
         case Command::WR:
             SIM_ASSERT(open_rows_[bank] != kClosed, "column command to a closed bank");

@@ -190,7 +190,7 @@ void PseudoChannel::admit_arrivals(uint64_t now) {
 
 void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
     take_row_bus(true, now);
-    timing_.issue(Command::ACT, bank, now, row);
+    timing_.activate(bank, now, row);
     ++counters_.activates;
     ++row_epoch_;
     const uint32_t key = key_of(bank, row);
@@ -205,7 +205,7 @@ void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
 
 void PseudoChannel::precharge(uint32_t bank, uint64_t now) {
     take_row_bus(false, now);
-    timing_.issue(Command::PRE, bank, now);
+    timing_.precharge(bank, now);
     ++counters_.precharges;
     ++row_epoch_;
     for (Queue* q : {&reads_, &writes_}) {
@@ -238,7 +238,7 @@ bool PseudoChannel::refresh_step(uint64_t now, uint64_t& next) {
     }
     for (uint32_t b = 0; b < shape_.banks(); ++b) {
         if (timing_.open_row(b) == BankTiming::kClosed) continue;
-        const uint64_t at = timing_.earliest(Command::PRE, b);
+        const uint64_t at = timing_.earliest_precharge(b);
         if (at <= now) {
             if (!row_bus_free(false, now, next)) return false;
             precharge(b, now);
@@ -429,13 +429,13 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
             activate(bank, key >> kBankBits, now);
             act_floor = timing_.earliest_any_activate();
             // The bank's next commands: a column command to its new hits, a PRE.
-            after = std::min({timing_.earliest(Command::PRE, bank),
-                              timing_.earliest_column(false, bank),
-                              timing_.earliest_column(true, bank)});
+            after =
+                std::min({timing_.earliest_precharge(bank), timing_.earliest_column(false, bank),
+                          timing_.earliest_column(true, bank)});
         } else {
             if (e.first == kNotStarted) e.first = kFirstPre;
             precharge(bank, now);
-            after = timing_.earliest(Command::ACT, bank);
+            after = timing_.earliest_activate(bank);
         }
         after = std::min(after, scan.until);
         // The requests past this one only bound the next command, and each bank decides
@@ -456,7 +456,7 @@ void PseudoChannel::close_idle_rows(uint64_t now, uint64_t& next) {
     const uint64_t hits = reads_.hit_banks | writes_.hit_banks;
     for (uint32_t b = 0; b < shape_.banks(); ++b) {
         if (timing_.open_row(b) == BankTiming::kClosed || (hits & (uint64_t{1} << b))) continue;
-        const uint64_t at = timing_.earliest(Command::PRE, b);
+        const uint64_t at = timing_.earliest_precharge(b);
         if (at <= now) {
             if (!row_bus_free(false, now, next)) return;
             precharge(b, now);

@@ -279,9 +279,9 @@ class PseudoChannel {
     /// The earliest cycle bank's row command may go: its ACT when closed (no earlier than the
     /// pseudo-channel's ACT floor), its PRE when open.
     uint64_t row_command_at(uint32_t bank, bool closed, uint64_t act_floor, uint64_t now) const {
-        if (!closed) return timing_.earliest(Command::PRE, bank);
+        if (!closed) return timing_.earliest_precharge(bank);
         if (act_floor > now) return act_floor;
-        uint64_t at = timing_.earliest(Command::ACT, bank);
+        uint64_t at = timing_.earliest_activate(bank);
         // An ACT may need the row bus for longer than a PRE (from its rising edge).
         if (at <= now && bus_ && !bus_->row_free_at(true, now)) at = bus_->row_wake(true);
         return at;
