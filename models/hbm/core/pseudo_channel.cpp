@@ -133,6 +133,7 @@ void PseudoChannel::admit_next(Queue& q) {
         q.newest_arrival = e.arrival;
     }
     ++q.arrived;
+    ++q.arrived_at[e.bank];
     count_shared(q, true, 1);
     if (hits_open_row(e)) {
         count_hit(q, e.bank);
@@ -140,6 +141,7 @@ void PseudoChannel::admit_next(Queue& q) {
         // The bank's PRE now waits for this hit: a scan that counted on it is stale.
         if (q.row_scan.waiting_pre & (uint64_t{1} << e.bank)) q.row_scan.epoch = ~0ULL;
     }
+    update_miss_bank(q, e.bank);
 }
 
 void PseudoChannel::enqueue(const MemRequest& r, uint64_t now) {
@@ -200,6 +202,7 @@ void PseudoChannel::activate(uint32_t bank, uint32_t row, uint64_t now) {
             count_hit(*q, bank);
             q->hit_at.set(i);
         }
+        update_miss_bank(*q, bank);
     }
 }
 
@@ -216,6 +219,7 @@ void PseudoChannel::precharge(uint32_t bank, uint64_t now) {
         q->hit_total -= q->hits[bank];
         q->hits[bank] = 0;
         q->hit_banks &= ~(uint64_t{1} << bank);
+        update_miss_bank(*q, bank);
     }
 }
 
@@ -342,6 +346,7 @@ void PseudoChannel::issue_column(Queue& q,
             c.arrival = e.arrival;
             c.done = data_done;
             c.bytes = e.bursts * shape_.access_bytes;
+            --q.arrived_at[bank];  // a hit left: miss_banks stays
             if (--q.hits[bank] == 0) {
                 q.hit_banks &= ~bit;
                 // The bank's PRE may now go: a scan of q that passed it over is stale.
@@ -401,6 +406,11 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         scan = {row_epoch_, 0, 0, 0, kNever};
     if (!row_bus_free(false, now, next)) return false;
     uint64_t act_floor = timing_.earliest_any_activate();
+    if (scan.scanned == 0 && ready == q.arrived && !params_.full_row_scan &&
+        no_row_command_yet(q, act_floor, now)) {
+        next = std::min(next, scan.until);
+        return false;
+    }
     // A hit waits for its CAS: only the others need a row command.
     for (size_t i = q.hit_at.next_clear(scan.scanned, ready); i < ready;
          i = q.hit_at.next_clear(i + 1, ready)) {
@@ -450,6 +460,26 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
     scan.scanned = ready;
     next = std::min(next, scan.until);
     return false;
+}
+
+bool PseudoChannel::no_row_command_yet(Queue& q, uint64_t act_floor, uint64_t now) {
+    uint64_t until = kNever, waiting_pre = 0;
+    for (uint64_t banks = q.miss_banks; banks != 0; banks &= banks - 1) {
+        const auto bank = static_cast<uint32_t>(__builtin_ctzll(banks));
+        const uint64_t bit = uint64_t{1} << bank;
+        const int64_t open = timing_.open_row(bank);
+        // As in issue_row: while the open row still has queued hits, they go first.
+        if (open != BankTiming::kClosed && (q.hit_banks & bit)) continue;
+        const uint64_t at = row_command_at(bank, open == BankTiming::kClosed, act_floor, now);
+        if (at <= now) return false;
+        if (open != BankTiming::kClosed) waiting_pre |= bit;
+        until = std::min(until, at);
+    }
+    q.row_scan.scanned = q.arrived;
+    q.row_scan.tried = q.miss_banks;
+    q.row_scan.waiting_pre = waiting_pre;
+    q.row_scan.until = until;
+    return true;
 }
 
 void PseudoChannel::close_idle_rows(uint64_t now, uint64_t& next) {

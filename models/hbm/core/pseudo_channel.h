@@ -53,7 +53,8 @@ struct ControllerParams {
     /// legal command. Results must not change; a test holds the event-driven scheduler to it.
     bool tick_every_cycle = false;
     /// Validation only: scan every schedulable request for a row command on each call instead
-    /// of resuming after the ones already scanned (RowScan). Results must not change.
+    /// of resuming after the ones already scanned (RowScan) or bounding the commands bank by
+    /// bank (no_row_command_yet). Results and wake-ups must not change.
     bool full_row_scan = false;
 };
 
@@ -218,6 +219,10 @@ class PseudoChannel {
         std::array<uint16_t, 64> hits{};  ///< per bank: requests to its open row
         uint64_t hit_banks = 0;           ///< bit per bank: hits[bank] > 0
         uint32_t hit_total = 0;
+        std::array<uint16_t, 64> arrived_at{};  ///< per bank: arrived requests
+        /// Bit per bank: arrived_at[bank] > hits[bank], some arrived request of the bank needs
+        /// a row command.
+        uint64_t miss_banks = 0;
         RowScan row_scan;
     };
 
@@ -243,6 +248,18 @@ class PseudoChannel {
         return timing_.open_row(e.bank) == static_cast<int64_t>(e.row);
     }
     void count_hit(Queue& q, uint32_t bank);
+    /// Sets bank's bit of q.miss_banks from its counts.
+    static void update_miss_bank(Queue& q, uint32_t bank) {
+        const uint64_t bit = uint64_t{1} << bank;
+        q.miss_banks = q.arrived_at[bank] > q.hits[bank] ? q.miss_banks | bit : q.miss_banks & ~bit;
+    }
+    /// issue_row's first scan of q when every arrived request is schedulable, bank by bank:
+    /// the earliest row command of the banks of q.miss_banks, as the request-by-request scan
+    /// would bound it. True (with the scan's state set as that scan sets it) when no row
+    /// command may go at now; false when one may, and the scan must find the oldest request
+    /// it serves. With per-bank refresh, the refreshed bank's requests wait for their ACT at
+    /// the head of the queue and the full scans visited each of them after every ACT.
+    bool no_row_command_yet(Queue& q, uint64_t act_floor, uint64_t now);
     void activate(uint32_t bank, uint32_t row, uint64_t now);
     void precharge(uint32_t bank, uint64_t now);
     /// Issues the oldest schedulable row hit of q whose column command is legal at now.
