@@ -406,8 +406,8 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
         scan = {row_epoch_, 0, 0, 0, kNever};
     if (!row_bus_free(false, now, next)) return false;
     uint64_t act_floor = timing_.earliest_any_activate();
-    if (scan.scanned == 0 && ready == q.arrived && !params_.full_row_scan &&
-        no_row_command_yet(q, act_floor, now)) {
+    if (scan.scanned == 0 && !params_.full_row_scan &&
+        no_row_command_yet(q, ready, act_floor, now)) {
         next = std::min(next, scan.until);
         return false;
     }
@@ -462,9 +462,23 @@ bool PseudoChannel::issue_row(Queue& q, size_t ready, uint64_t now, uint64_t& ne
     return false;
 }
 
-bool PseudoChannel::no_row_command_yet(Queue& q, uint64_t act_floor, uint64_t now) {
+bool PseudoChannel::no_row_command_yet(Queue& q, size_t ready, uint64_t act_floor, uint64_t now) {
+    uint64_t scanned_banks = q.miss_banks;
+    if (ready < q.arrived) {
+        // The requests not schedulable yet (the last few to arrive) are not the scan's: a bank
+        // whose only misses are among them drops out.
+        std::array<uint8_t, kMaxBanks> tail_misses{};
+        for (size_t k = q.hit_at.next_clear(ready, q.arrived); k < q.arrived;
+             k = q.hit_at.next_clear(k + 1, q.arrived))
+            ++tail_misses[bank_of(q.keys[k])];
+        for (uint64_t banks = q.miss_banks; banks != 0; banks &= banks - 1) {
+            const auto bank = static_cast<uint32_t>(__builtin_ctzll(banks));
+            if (q.arrived_at[bank] - q.hits[bank] == tail_misses[bank])
+                scanned_banks &= ~(uint64_t{1} << bank);
+        }
+    }
     uint64_t until = kNever, waiting_pre = 0;
-    for (uint64_t banks = q.miss_banks; banks != 0; banks &= banks - 1) {
+    for (uint64_t banks = scanned_banks; banks != 0; banks &= banks - 1) {
         const auto bank = static_cast<uint32_t>(__builtin_ctzll(banks));
         const uint64_t bit = uint64_t{1} << bank;
         const int64_t open = timing_.open_row(bank);
@@ -475,8 +489,8 @@ bool PseudoChannel::no_row_command_yet(Queue& q, uint64_t act_floor, uint64_t no
         if (open != BankTiming::kClosed) waiting_pre |= bit;
         until = std::min(until, at);
     }
-    q.row_scan.scanned = q.arrived;
-    q.row_scan.tried = q.miss_banks;
+    q.row_scan.scanned = ready;
+    q.row_scan.tried = scanned_banks;
     q.row_scan.waiting_pre = waiting_pre;
     q.row_scan.until = until;
     return true;

@@ -253,13 +253,13 @@ class PseudoChannel {
         const uint64_t bit = uint64_t{1} << bank;
         q.miss_banks = q.arrived_at[bank] > q.hits[bank] ? q.miss_banks | bit : q.miss_banks & ~bit;
     }
-    /// issue_row's first scan of q when every arrived request is schedulable, bank by bank:
-    /// the earliest row command of the banks of q.miss_banks, as the request-by-request scan
-    /// would bound it. True (with the scan's state set as that scan sets it) when no row
-    /// command may go at now; false when one may, and the scan must find the oldest request
-    /// it serves. With per-bank refresh, the refreshed bank's requests wait for their ACT at
-    /// the head of the queue and the full scans visited each of them after every ACT.
-    bool no_row_command_yet(Queue& q, uint64_t act_floor, uint64_t now);
+    /// issue_row's first scan of q's schedulable requests (0 .. ready), bank by bank: the
+    /// earliest row command of the banks of q.miss_banks with a miss among them, as the
+    /// request-by-request scan would bound it. True (with the scan's state set as that scan sets
+    /// it) when no row command may go at now; false when one may, and the scan must find the oldest
+    /// request it serves. With per-bank refresh, the refreshed bank's requests wait for their ACT
+    /// at the head of the queue and the full scans visited each of them after every ACT.
+    bool no_row_command_yet(Queue& q, size_t ready, uint64_t act_floor, uint64_t now);
     void activate(uint32_t bank, uint32_t row, uint64_t now);
     void precharge(uint32_t bank, uint64_t now);
     /// Issues the oldest schedulable row hit of q whose column command is legal at now.
