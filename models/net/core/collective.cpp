@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 namespace sim::net {
@@ -83,10 +84,66 @@ double channel_cap(double per_channel, uint32_t channels, Protocol p) {
     return per_channel > 0 ? per_channel * channels / wire_efficiency(p) : kInf;
 }
 
+// Flows with the same ends merged into one (bytes and rate caps added): the channel groups of
+// nic_groups() share most of their NVLink hops, and each flow costs the flow network a path.
+std::vector<Flow> merged(const std::vector<Flow>& flows) {
+    std::vector<Flow> out;
+    std::map<std::pair<uint32_t, uint32_t>, size_t> at;
+    for (const Flow& f : flows) {
+        const auto [it, fresh] = at.try_emplace({f.src, f.dst}, out.size());
+        if (fresh) {
+            out.push_back(f);
+        } else {
+            out[it->second].bytes += f.bytes;
+            out[it->second].max_rate += f.max_rate;
+        }
+    }
+    return out;
+}
+
+// How many groups a multi-node collective's channels split into, one per NIC of a node: NCCL
+// spreads its channels over the NICs, each channel's ring or tree entering and leaving a node
+// through one NIC (src/graph/search.cc, docs/references.md [nccl]). Here group k crosses
+// between nodes at local GPU k (the GPU before it in the group's ring hands its data over
+// NVLink to GPU k's NIC, as NCCL's PXN does). One group inside one node.
+uint32_t nic_groups(uint32_t ranks, uint32_t local, uint32_t channels) {
+    if (local < 2 || ranks % local != 0 || ranks / local < 2) return 1;
+    return std::min(channels, local);
+}
+
+// The channels of group k of `groups`: an even split, the first groups taking the remainder.
+uint32_t group_channels(uint32_t channels, uint32_t groups, uint32_t k) {
+    return channels / groups + (k < channels % groups ? 1 : 0);
+}
+
+// One ring step of `channels` channels, each sending `chunk` of data to the next rank, grouped
+// over the nodes' NICs: group k's ring visits each node's GPUs from local GPU k.
+std::vector<Flow> grouped_ring_step(uint32_t ranks,
+                                    uint32_t local,
+                                    uint32_t channels,
+                                    double chunk,
+                                    Protocol proto,
+                                    double per_channel_rate) {
+    const uint32_t groups = nic_groups(ranks, local, channels);
+    const double eff = wire_efficiency(proto);
+    std::vector<Flow> flows;
+    for (uint32_t k = 0; k < groups; ++k) {
+        const uint32_t c = group_channels(channels, groups, k);
+        std::vector<uint32_t> ring(ranks);
+        const uint32_t width = groups == 1 ? ranks : local;
+        for (uint32_t r = 0; r < ranks; ++r)
+            ring[r] = r / width * width + (k + r % width) % width;
+        const auto f = ring_step(ring, c * chunk / eff, channel_cap(per_channel_rate, c, proto));
+        flows.insert(flows.end(), f.begin(), f.end());
+    }
+    return groups == 1 ? flows : merged(flows);
+}
+
 // Ring: every channel moves its share of each rank's shard a chunk per step; a loop is one
 // chunk through all the collective's steps; the last loop carries what is left.
 CollectiveResult nccl_ring(
-    const Topology& t, Collective c, Protocol proto, double bytes, const NcclParams& nccl) {
+    const Topology& t, Collective c, Protocol proto, double bytes, const CollectiveParams& params) {
+    const NcclParams& nccl = params.nccl;
     const auto p = static_cast<uint32_t>(t.gpus().size());
     const ProtocolParams& q = nccl.protocol(proto);
     const uint32_t nc = channels_for(bytes, nccl.ring_channels, q, proto == Protocol::LL ? p : 1);
@@ -95,17 +152,15 @@ CollectiveResult nccl_ring(
     const double chunk = std::min(q.chunk, shard);
     const auto full = static_cast<uint64_t>(std::floor(shard / chunk * (1 + 1e-12)));
     const double rest = shard - double(full) * chunk;
-    std::vector<uint32_t> all(p);
-    for (uint32_t i = 0; i < p; ++i)
-        all[i] = i;
-    const double eff = wire_efficiency(proto);
-    const double cap = channel_cap(q.channel_bandwidth, nc, proto);
+    const uint32_t local = params.ranks_per_node;
+    const double rate = q.channel_bandwidth;
     StepRunner run(t, p);
     run.add_time(nccl.launch_latency + q.base_latency);
-    run.step(ring_step(all, nc * chunk / eff, cap), full * per_loop, q.ring_hop_latency,
-             q.ring_slices);
+    run.step(grouped_ring_step(p, local, nc, chunk, proto, rate), full * per_loop,
+             q.ring_hop_latency, q.ring_slices);
     if (rest > 1e-9 * shard)
-        run.step(ring_step(all, nc * rest / eff, cap), per_loop, q.ring_hop_latency, q.ring_slices);
+        run.step(grouped_ring_step(p, local, nc, rest, proto, rate), per_loop, q.ring_hop_latency,
+                 q.ring_slices);
     CollectiveResult r = run.result();
     r.channels = nc;
     return r;
@@ -173,13 +228,24 @@ CollectiveResult nccl_tree(const Topology& t,
         up.push_back({child, parent, b, cap * share});
         down.push_back({parent, child, b, cap * share});
     };
-    for (uint32_t n = 0; n < nodes; ++n) {
-        for (uint32_t i = 1; i < local; ++i)
-            edge(n * local + i, n * local + i - 1, 1.0);
+    // Each group of channels (one per NIC, nic_groups) heads its chains and crosses between
+    // nodes at local GPU k.
+    const uint32_t groups = nic_groups(p, local, nc);
+    for (uint32_t k = 0; k < groups; ++k) {
+        const double share = double(group_channels(nc, groups, k)) / nc;
+        const auto rank = [&](uint32_t node, uint32_t i) { return node * local + (k + i) % local; };
+        for (uint32_t n = 0; n < nodes; ++n) {
+            for (uint32_t i = 1; i < local; ++i)
+                edge(rank(n, i), rank(n, i - 1), share);
+        }
+        for (uint32_t n = 1; n < nodes; ++n) {
+            edge(rank(n, 0), rank((n - 1) / 2, 0), 0.5 * share);
+            edge(rank(nodes - 1 - n, 0), rank(nodes - 1 - (n - 1) / 2, 0), 0.5 * share);
+        }
     }
-    for (uint32_t n = 1; n < nodes; ++n) {
-        edge(n * local, (n - 1) / 2 * local, 0.5);
-        edge((nodes - 1 - n) * local, (nodes - 1 - (n - 1) / 2) * local, 0.5);
+    if (groups > 1) {
+        up = merged(up);
+        down = merged(down);
     }
     std::vector<Flow> both = up;
     both.insert(both.end(), down.begin(), down.end());
@@ -265,7 +331,7 @@ CollectiveResult run_fixed(const Topology& t,
         run.add_time(params.step_latency);
         r = run.result();
     } else if (a == Algorithm::Ring) {
-        r = nccl_ring(t, c, *proto, bytes, params.nccl);
+        r = nccl_ring(t, c, *proto, bytes, params);
     } else if (a == Algorithm::Tree) {
         r = nccl_tree(t, *proto, bytes, params);
     } else if (a == Algorithm::Nvls) {

@@ -163,16 +163,17 @@ TEST(Collective, APcieTreeCongestsWhereNvSwitchDoesNot) {
     EXPECT_NEAR(tree.time / ideal.time, 16.0 / 7.0, 0.01);
 }
 
-TEST(Collective, HierarchyAndTreesPayOffOnAClusterWhereTheyShould) {
-    // 16 nodes of 8 GPUs: fast links inside a node, one slower NIC per GPU to a rail switch.
+// `nodes` nodes of 8 GPUs: fast links inside a node, one slower NIC per GPU to its rail's
+// switch, the rails joined by a spine.
+Topology rail_cluster(uint32_t nodes) {
     Topology t;
     std::vector<uint32_t> rails;
     for (uint32_t r = 0; r < 8; ++r)
         rails.push_back(t.add_switch("rail" + std::to_string(r)));
     const uint32_t spine = t.add_switch("spine");
     for (uint32_t r = 0; r < 8; ++r)
-        t.connect(rails[r], spine, link("spine", 16 * 50));
-    for (uint32_t n = 0; n < 16; ++n) {
+        t.connect(rails[r], spine, link("spine", nodes * 50));
+    for (uint32_t n = 0; n < nodes; ++n) {
         const uint32_t sw = t.add_switch("nvswitch" + std::to_string(n));
         for (uint32_t g = 0; g < 8; ++g) {
             const uint32_t v = t.add_gpu("n" + std::to_string(n) + "g" + std::to_string(g));
@@ -181,6 +182,48 @@ TEST(Collective, HierarchyAndTreesPayOffOnAClusterWhereTheyShould) {
         }
     }
     t.finalise();
+    return t;
+}
+
+// The bytes on the links of one kind, lowest and highest.
+std::pair<double, double> link_bytes_range(const Topology& t,
+                                           const CollectiveResult& r,
+                                           const std::string& kind) {
+    double low = 1e300, high = 0;
+    for (uint32_t l = 0; l < t.link_count(); ++l) {
+        if (t.link(l).kind != kind) continue;
+        low = std::min(low, r.link_bytes[l]);
+        high = std::max(high, r.link_bytes[l]);
+    }
+    return {low, high};
+}
+
+TEST(Collective, ChannelsCrossBetweenNodesThroughEveryNicAsNcclSpreadsThem) {
+    // NCCL gives each channel's ring and tree their own NIC of every node; with 8 channels or
+    // more, every NIC carries the same traffic, and the ring's busbw reaches the node's 8
+    // NICs together (400 GB/s), not one NIC's 50. One channel crosses through one NIC.
+    const Topology t = rail_cluster(2);
+    CollectiveParams p = no_latency();
+    p.ranks_per_node = 8;
+    p.nccl.ring_channels = p.nccl.tree_channels = 24;
+    const double big = 1 << 30;
+    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree}) {
+        const auto r = run(t, Collective::AllReduce, a, big, p);
+        const auto [low, high] = link_bytes_range(t, r, "ib");
+        EXPECT_GT(low, 0.99 * high) << "every NIC carries its share";
+        EXPECT_EQ(link_bytes_range(t, r, "spine").second, 0) << "the traffic stays on its rail";
+    }
+    const auto ring = run(t, Collective::AllReduce, Algorithm::Ring, big, p);
+    EXPECT_GT(ring.busbw, 0.95 * 400e9);
+    EXPECT_LT(ring.busbw, 1.001 * 400e9);
+    p.nccl.ring_channels = 1;
+    const auto one = run(t, Collective::AllReduce, Algorithm::Ring, big, p);
+    EXPECT_LT(one.busbw, 1.001 * 50e9) << "one channel, one NIC";
+}
+
+TEST(Collective, HierarchyAndTreesPayOffOnAClusterWhereTheyShould) {
+    // 16 nodes of 8 GPUs, one channel: its ring crosses between nodes through one NIC.
+    const Topology t = rail_cluster(16);
     CollectiveParams p;
     p.step_latency = 0.5e-6;
     p.ranks_per_node = 8;
