@@ -51,9 +51,10 @@ def main(argv=None):
                     help="a configs/net file with enough nodes for the largest count")
     ap.add_argument("--algorithms", default="ring,hierarchical")
     ap.add_argument("--layers", type=int, default=8)
-    ap.add_argument("--fidelity", default="analytic", choices=["analytic", "auto", "sampled", "cycle"],
-                    help="of the layers' GEMMs (default analytic: the study is of the network; "
-                         "auto runs them on the cycle-level GPU, minutes per point)")
+    ap.add_argument("--fidelity", default="auto", choices=["analytic", "auto", "sampled", "cycle"],
+                    help="of the whole run (default auto: the GEMMs on the sampled cycle-level GPU, "
+                         "the collectives on the NCCL model, seconds per point; analytic also "
+                         "makes every collective bytes / bandwidth, so the algorithms do not differ)")
     ap.add_argument("--hidden", type=int, default=8192, help="layer width: an H x H weight per layer")
     ap.add_argument("--tokens", type=int, default=32768, help="tokens per GPU per step")
     ap.add_argument("--wallsim", default="build/wallsim", help="the wallsim binary")

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <stdexcept>
 
 namespace sim::net {
@@ -84,23 +83,6 @@ double channel_cap(double per_channel, uint32_t channels, Protocol p) {
     return per_channel > 0 ? per_channel * channels / wire_efficiency(p) : kInf;
 }
 
-// Flows with the same ends merged into one (bytes and rate caps added): the channel groups of
-// nic_groups() share most of their NVLink hops, and each flow costs the flow network a path.
-std::vector<Flow> merged(const std::vector<Flow>& flows) {
-    std::vector<Flow> out;
-    std::map<std::pair<uint32_t, uint32_t>, size_t> at;
-    for (const Flow& f : flows) {
-        const auto [it, fresh] = at.try_emplace({f.src, f.dst}, out.size());
-        if (fresh) {
-            out.push_back(f);
-        } else {
-            out[it->second].bytes += f.bytes;
-            out[it->second].max_rate += f.max_rate;
-        }
-    }
-    return out;
-}
-
 // How many groups a multi-node collective's channels split into, one per NIC of a node: NCCL
 // spreads its channels over the NICs, each channel's ring or tree entering and leaving a node
 // through one NIC (src/graph/search.cc, docs/references.md [nccl]). Here group k crosses
@@ -117,26 +99,41 @@ uint32_t group_channels(uint32_t channels, uint32_t groups, uint32_t k) {
 }
 
 // One ring step of `channels` channels, each sending `chunk` of data to the next rank, grouped
-// over the nodes' NICs: group k's ring visits each node's GPUs from local GPU k.
+// over the nodes' NICs: group k's ring visits each node's GPUs from local GPU k, so each link
+// inside a node carries every group but the one that leaves the node there, and group k
+// leaves node n from local GPU k - 1 for GPU k of node n + 1. The flows are built merged,
+// one per pair of GPUs.
 std::vector<Flow> grouped_ring_step(uint32_t ranks,
                                     uint32_t local,
                                     uint32_t channels,
                                     double chunk,
                                     Protocol proto,
                                     double per_channel_rate) {
-    const uint32_t groups = nic_groups(ranks, local, channels);
     const double eff = wire_efficiency(proto);
+    const uint32_t groups = nic_groups(ranks, local, channels);
+    const auto flow = [&](uint32_t from, uint32_t to, uint32_t c) {
+        return Flow{from, to, c * chunk / eff, channel_cap(per_channel_rate, c, proto)};
+    };
     std::vector<Flow> flows;
-    for (uint32_t k = 0; k < groups; ++k) {
-        const uint32_t c = group_channels(channels, groups, k);
-        std::vector<uint32_t> ring(ranks);
-        const uint32_t width = groups == 1 ? ranks : local;
+    if (groups == 1) {
         for (uint32_t r = 0; r < ranks; ++r)
-            ring[r] = r / width * width + (k + r % width) % width;
-        const auto f = ring_step(ring, c * chunk / eff, channel_cap(per_channel_rate, c, proto));
-        flows.insert(flows.end(), f.begin(), f.end());
+            flows.push_back(flow(r, (r + 1) % ranks, channels));
+        return flows;
     }
-    return groups == 1 ? flows : merged(flows);
+    const uint32_t nodes = ranks / local;
+    flows.reserve(size_t{nodes} * (local + groups));
+    for (uint32_t n = 0; n < nodes; ++n) {
+        for (uint32_t a = 0; a < local; ++a) {
+            const uint32_t b = (a + 1) % local;
+            const uint32_t c = channels - (b < groups ? group_channels(channels, groups, b) : 0);
+            if (c > 0) flows.push_back(flow(n * local + a, n * local + b, c));
+        }
+        for (uint32_t k = 0; k < groups; ++k) {
+            flows.push_back(flow(n * local + (k + local - 1) % local, (n + 1) % nodes * local + k,
+                                 group_channels(channels, groups, k)));
+        }
+    }
+    return flows;
 }
 
 // Ring: every channel moves its share of each rank's shard a chunk per step; a loop is one
@@ -228,24 +225,23 @@ CollectiveResult nccl_tree(const Topology& t,
         up.push_back({child, parent, b, cap * share});
         down.push_back({parent, child, b, cap * share});
     };
-    // Each group of channels (one per NIC, nic_groups) heads its chains and crosses between
-    // nodes at local GPU k.
+    // Each group of channels (one per NIC, nic_groups) has local GPU k at the head of each
+    // node's chain (k + 1 -> k, k + 2 -> k + 1, ...) and crosses between nodes there: each link
+    // of a chain carries every group but the one whose head it would leave.
     const uint32_t groups = nic_groups(p, local, nc);
-    for (uint32_t k = 0; k < groups; ++k) {
-        const double share = double(group_channels(nc, groups, k)) / nc;
-        const auto rank = [&](uint32_t node, uint32_t i) { return node * local + (k + i) % local; };
-        for (uint32_t n = 0; n < nodes; ++n) {
-            for (uint32_t i = 1; i < local; ++i)
-                edge(rank(n, i), rank(n, i - 1), share);
-        }
-        for (uint32_t n = 1; n < nodes; ++n) {
-            edge(rank(n, 0), rank((n - 1) / 2, 0), 0.5 * share);
-            edge(rank(nodes - 1 - n, 0), rank(nodes - 1 - (n - 1) / 2, 0), 0.5 * share);
+    const auto share = [&](uint32_t c) { return c == nc ? 1.0 : double(c) / nc; };
+    for (uint32_t n = 0; n < nodes; ++n) {
+        for (uint32_t a = 0; a < local; ++a) {
+            const uint32_t c = nc - (a < groups ? group_channels(nc, groups, a) : 0);
+            if (c > 0) edge(n * local + a, n * local + (a + local - 1) % local, share(c));
         }
     }
-    if (groups > 1) {
-        up = merged(up);
-        down = merged(down);
+    for (uint32_t k = 0; k < groups; ++k) {
+        const double half = 0.5 * share(group_channels(nc, groups, k));
+        for (uint32_t n = 1; n < nodes; ++n) {
+            edge(n * local + k, (n - 1) / 2 * local + k, half);
+            edge((nodes - 1 - n) * local + k, (nodes - 1 - (n - 1) / 2) * local + k, half);
+        }
     }
     std::vector<Flow> both = up;
     both.insert(both.end(), down.begin(), down.end());

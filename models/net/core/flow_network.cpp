@@ -12,21 +12,32 @@ FlowNetwork::FlowNetwork(const Topology& topology)
       link_bytes_(topology.link_count(), 0.0),
       capacity_(topology.link_count(), 0.0),
       unfrozen_on_link_(topology.link_count(), 0),
-      flows_on_link_(topology.link_count()) {}
+      first_on_link_(topology.link_count(), 0),
+      end_on_link_(topology.link_count(), 0) {}
 
 void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<double>& rate) {
-    std::vector<uint32_t> used;
+    std::vector<uint32_t>& used = used_;
+    used.clear();
     for (uint32_t f : active) {
         for (uint32_t l : *paths_[f]) {
-            if (flows_on_link_[l].empty()) {
+            if (unfrozen_on_link_[l]++ == 0) {
                 used.push_back(l);
                 capacity_[l] = topology_.link(l).effective_bandwidth();
             }
-            flows_on_link_[l].push_back(f);
-            ++unfrozen_on_link_[l];
         }
     }
-    std::vector<char> frozen(rate.size(), 0);
+    uint32_t at = 0;
+    for (uint32_t l : used) {
+        first_on_link_[l] = end_on_link_[l] = at;
+        at += unfrozen_on_link_[l];
+    }
+    link_flows_.resize(at);
+    for (uint32_t f : active) {
+        for (uint32_t l : *paths_[f])
+            link_flows_[end_on_link_[l]++] = f;
+    }
+    std::vector<char>& frozen = frozen_;
+    frozen.assign(rate.size(), 0);
     size_t left = active.size();
     while (left > 0) {
         // The bottleneck: the link whose remaining capacity, shared equally among its
@@ -61,7 +72,8 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
             if (unfrozen_on_link_[l] == 0 ||
                 capacity_[l] / unfrozen_on_link_[l] > share * (1 + 1e-12))
                 continue;
-            for (uint32_t f : flows_on_link_[l]) {
+            for (uint32_t i = first_on_link_[l]; i < end_on_link_[l]; ++i) {
+                const uint32_t f = link_flows_[i];
                 if (frozen[f]) continue;
                 frozen[f] = 1;
                 rate[f] = share;
@@ -73,10 +85,8 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
             }
         }
     }
-    for (uint32_t l : used) {
-        flows_on_link_[l].clear();
+    for (uint32_t l : used)
         unfrozen_on_link_[l] = 0;
-    }
 }
 
 double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
