@@ -387,11 +387,7 @@ uint64_t PseudoChannel::row_commands_at(const Queue& q,
     uint64_t at = kNever;
     for (banks &= ~skip; banks != 0; banks &= banks - 1) {
         const auto bank = static_cast<uint32_t>(__builtin_ctzll(banks));
-        const int64_t open = timing_.open_row(bank);
-        // An open row with queued hits takes no row command before they are served; a hit's
-        // own bank is such a bank.
-        if (open != BankTiming::kClosed && (q.hit_banks & (uint64_t{1} << bank))) continue;
-        at = std::min(at, row_command_at(bank, open == BankTiming::kClosed, act_floor, now));
+        at = std::min(at, queued_row_command_at(q, bank, act_floor, now));
     }
     return at;
 }
@@ -480,13 +476,10 @@ bool PseudoChannel::no_row_command_yet(Queue& q, size_t ready, uint64_t act_floo
     uint64_t until = kNever, waiting_pre = 0;
     for (uint64_t banks = scanned_banks; banks != 0; banks &= banks - 1) {
         const auto bank = static_cast<uint32_t>(__builtin_ctzll(banks));
-        const uint64_t bit = uint64_t{1} << bank;
-        const int64_t open = timing_.open_row(bank);
-        // As in issue_row: while the open row still has queued hits, they go first.
-        if (open != BankTiming::kClosed && (q.hit_banks & bit)) continue;
-        const uint64_t at = row_command_at(bank, open == BankTiming::kClosed, act_floor, now);
+        const uint64_t at = queued_row_command_at(q, bank, act_floor, now);
+        if (at == kNever) continue;
         if (at <= now) return false;
-        if (open != BankTiming::kClosed) waiting_pre |= bit;
+        if (timing_.open_row(bank) != BankTiming::kClosed) waiting_pre |= uint64_t{1} << bank;
         until = std::min(until, at);
     }
     q.row_scan.scanned = ready;

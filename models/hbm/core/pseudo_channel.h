@@ -303,6 +303,16 @@ class PseudoChannel {
         if (at <= now && bus_ && !bus_->row_free_at(true, now)) at = bus_->row_wake(true);
         return at;
     }
+    /// row_command_at for one of q's banks, or kNever while its open row still has hits queued
+    /// in q (FR-FCFS: they go first; a hit's own bank is such a bank).
+    uint64_t queued_row_command_at(const Queue& q,
+                                   uint32_t bank,
+                                   uint64_t act_floor,
+                                   uint64_t now) const {
+        const int64_t open = timing_.open_row(bank);
+        if (open != BankTiming::kClosed && (q.hit_banks & (uint64_t{1} << bank))) return kNever;
+        return row_command_at(bank, open == BankTiming::kClosed, act_floor, now);
+    }
     /// The earliest row command of the banks of q's requests from..ready, other than the banks
     /// in skip, given the pseudo-channel's ACT floor (a bound on the next wake-up).
     uint64_t row_commands_at(const Queue& q,

@@ -98,6 +98,11 @@ uint32_t group_channels(uint32_t channels, uint32_t groups, uint32_t k) {
     return channels / groups + (k < channels % groups ? 1 : 0);
 }
 
+// The channels of every group but group k (all of them when there is no group k).
+uint32_t channels_but_group(uint32_t channels, uint32_t groups, uint32_t k) {
+    return channels - (k < groups ? group_channels(channels, groups, k) : 0);
+}
+
 // One ring step of `channels` channels, each sending `chunk` of data to the next rank, grouped
 // over the nodes' NICs: group k's ring visits each node's GPUs from local GPU k, so each link
 // inside a node carries every group but the one that leaves the node there, and group k
@@ -125,7 +130,7 @@ std::vector<Flow> grouped_ring_step(uint32_t ranks,
     for (uint32_t n = 0; n < nodes; ++n) {
         for (uint32_t a = 0; a < local; ++a) {
             const uint32_t b = (a + 1) % local;
-            const uint32_t c = channels - (b < groups ? group_channels(channels, groups, b) : 0);
+            const uint32_t c = channels_but_group(channels, groups, b);
             if (c > 0) flows.push_back(flow(n * local + a, n * local + b, c));
         }
         for (uint32_t k = 0; k < groups; ++k) {
@@ -232,7 +237,7 @@ CollectiveResult nccl_tree(const Topology& t,
     const auto share = [&](uint32_t c) { return c == nc ? 1.0 : double(c) / nc; };
     for (uint32_t n = 0; n < nodes; ++n) {
         for (uint32_t a = 0; a < local; ++a) {
-            const uint32_t c = nc - (a < groups ? group_channels(nc, groups, a) : 0);
+            const uint32_t c = channels_but_group(nc, groups, a);
             if (c > 0) edge(n * local + a, n * local + (a + local - 1) % local, share(c));
         }
     }
