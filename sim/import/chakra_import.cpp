@@ -12,6 +12,7 @@
 #include "sim/import/chakra_file.h"
 #include "sim/import/kernel_class.h"
 #include "sim/import/op_shapes.h"
+#include "sim/trace/op.h"
 
 namespace sim::import {
 
@@ -139,6 +140,8 @@ std::variant<TraceOp, std::string> describe(const Node& n, uint64_t group) {
         case ChakraProtoMsg::MEM_STORE_NODE: {
             const auto bytes = bytes_of("tensor_size");
             if (!bytes) return std::string("memory node without tensor_size");
+            if (*bytes > MemcpyParams::kMaxBytes)
+                return std::string("memory node of more than 64 PiB (more than a trace holds)");
             return TraceOp{
                 {"kind", "memcpy"},
                 {"bytes", *bytes},
@@ -231,6 +234,12 @@ ImportedTrace import_chakra(const std::vector<std::string>& files,
     std::map<int64_t, uint32_t> streams;
     for (size_t i : order) {
         const Node& n = file.nodes[i];
+        if (static_cast<double>(n.duration_micros()) > kMaxTraceMicroseconds) {
+            throw ConfigError({file.path, 0, 0},
+                              "node " + std::to_string(n.id()) + ".duration_micros",
+                              "expected at most 1e12 microseconds (11.6 days), got " +
+                                  std::to_string(n.duration_micros()));
+        }
         std::set<size_t> deps;
         for (size_t p : parents[i])
             deps.insert(stands_for[p].begin(), stands_for[p].end());

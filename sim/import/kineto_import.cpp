@@ -2,6 +2,7 @@
 #include "sim/import/kineto_import.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -10,6 +11,7 @@
 #include "sim/core/error.h"
 #include "sim/import/kernel_class.h"
 #include "sim/import/op_shapes.h"
+#include "sim/trace/op.h"
 
 namespace sim::import {
 
@@ -27,6 +29,8 @@ struct Pending {
 
 const char* const kPageableCopy =
     "copy from or to pageable host memory (staged by the CPU: the host's speed)";
+
+const char* const kHugeCopy = "copy of more than 64 PiB (more than a trace holds)";
 
 std::string memcpy_direction(const std::string& name) {
     if (name.find("HtoD") != std::string::npos) return "h2d";
@@ -97,7 +101,7 @@ ImportedTrace import_kineto(const KinetoProfile& profile, const KinetoImportOpti
     uint64_t zero_length = 0;
     for (const GpuActivity& a : profile.activities) {
         if (a.device != device) continue;
-        if (a.dur_us <= 0) {
+        if (std::llround(a.dur_us * 1e6) == 0) {  // under half a picosecond, as traces count
             ++zero_length;
             continue;
         }
@@ -106,7 +110,7 @@ ImportedTrace import_kineto(const KinetoProfile& profile, const KinetoImportOpti
     if (zero_length > 0) {
         out.skipped += zero_length;
         out.notes.push_back(std::to_string(zero_length) +
-                            " activities with zero duration were dropped");
+                            " activities with zero duration (under 1 ps) were dropped");
     }
     std::stable_sort(acts.begin(), acts.end(), [](const GpuActivity* a, const GpuActivity* b) {
         if (a->ts_us != b->ts_us) return a->ts_us < b->ts_us;
@@ -162,7 +166,10 @@ ImportedTrace import_kineto(const KinetoProfile& profile, const KinetoImportOpti
                 // CUDA stages a copy from or to pageable memory through pinned buffers with
                 // the CPU: its speed is the host's, which wallsim does not model.
                 described = std::string(kPageableCopy);
-            } else if (const auto bytes = bytes_arg(a.args)) {
+            } else if (const auto bytes = bytes_arg(a.args);
+                       bytes && *bytes > MemcpyParams::kMaxBytes) {
+                described = std::string(kHugeCopy);
+            } else if (bytes) {
                 described = TraceOp{
                     {"kind", "memcpy"}, {"bytes", *bytes}, {"direction", memcpy_direction(a.name)}};
             } else {

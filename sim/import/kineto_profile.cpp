@@ -7,6 +7,7 @@
 
 #include "sim/core/error.h"
 #include "sim/import/chrome_trace_reader.h"
+#include "sim/trace/op.h"
 
 namespace sim::import {
 
@@ -133,6 +134,8 @@ KinetoProfile parse_kineto_profile(const std::string& text, const std::string& l
             a.ts_us = f.number("ts");
             a.dur_us = f.number("dur");
             if (a.dur_us < 0) f.fail("dur", "must not be negative");
+            if (a.dur_us > kMaxTraceMicroseconds)
+                f.fail("dur", "must be at most 1e12 microseconds (11.6 days)");
             a.device = f.integer("device", true).value_or(f.integer("pid", false).value_or(0));
             const auto stream = f.integer("stream", true);
             a.stream = stream ? *stream : f.integer("tid", false).value_or(0);

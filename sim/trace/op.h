@@ -84,7 +84,13 @@ struct AttentionParams {
 struct EmbeddingParams {
     uint64_t tokens = 0, dim = 0, vocab = 0;
 };
+/// The longest time a trace states (duration_us, measured_us), 1e12 us (11.6 days); times are
+/// held in whole picoseconds, so a positive time must be at least 0.5e-6 us.
+constexpr double kMaxTraceMicroseconds = 1e12;
+
 struct MemcpyParams {
+    /// The largest copy a trace may hold, 64 PiB; importers drop larger ones with a reason.
+    static constexpr uint64_t kMaxBytes = uint64_t{1} << 56;
     uint64_t bytes = 0;
     std::string direction = "d2d";  ///< d2d, h2d, d2h, or p2p: to another device's memory
     std::string to;                 ///< p2p: the device it copies to

@@ -31,7 +31,7 @@ struct NameScope {
 // A duration in microseconds, finite, not negative and within the engine's time range
 // (the simulator refuses operators longer than 1e6 s), as whole picoseconds.
 uint64_t microseconds_to_ps(const ConfigNode& n, const std::string& key, double us) {
-    if (!std::isfinite(us) || us < 0 || us > 1e12)
+    if (!std::isfinite(us) || us < 0 || us > kMaxTraceMicroseconds)
         n.fail(key, "expected microseconds in [0, 1e12], got " + std::to_string(us));
     return static_cast<uint64_t>(std::llround(us * 1e6));
 }
@@ -190,7 +190,7 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
         case OpKind::Memcpy: {
             MemcpyParams p;
             p.bytes = require_positive(n, "bytes");
-            if (p.bytes > (uint64_t{1} << 56)) n.fail("bytes", "must be at most 64PiB");
+            if (p.bytes > MemcpyParams::kMaxBytes) n.fail("bytes", "must be at most 64PiB");
             n.get_choice("direction", p.direction, {"d2d", "h2d", "d2h", "p2p"});
             if (p.direction == "p2p") {
                 n.require("to", p.to);

@@ -149,6 +149,28 @@ TEST(ChakraImport, BadGraphsAreErrors) {
                 ::testing::ThrowsMessage<ConfigError>(HasSubstr("node 9")));
 }
 
+TEST(ChakraImport, NodesBeyondWhatATraceHoldsAreDroppedOrRefused) {
+    // A memory node of 2^60 bytes would be a memcpy over the trace's 64 PiB: it replays its
+    // time instead. A duration over the trace's 1e12 us is an error naming the node.
+    const sim::testing::TempDir dir;
+    Node load = node(1, "load", MEM_LOAD_NODE);
+    load.add_attr()->set_name("tensor_size");
+    load.mutable_attr(0)->set_uint64_val(uint64_t{1} << 60);
+    load.set_duration_micros(5);
+    const ImportedTrace t = import_chakra({write(dir, "huge.et", {load})}, {});
+    ASSERT_EQ(t.ops.size(), 1u);
+    EXPECT_EQ(t.ops[0]["kind"], "custom");
+    EXPECT_THAT(t.custom_reasons.begin()->first, HasSubstr("more than 64 PiB"));
+    EXPECT_NO_THROW(parse_trace_jsonl(to_jsonl(t), "imported.jsonl"));
+
+    Node slow = node(1, "triton_poi_fused_add_0", COMP_NODE);
+    attr_int(slow, "num_ops", 1 << 20);
+    slow.set_duration_micros(uint64_t{2} << 40);
+    const std::string path = write(dir, "slow.et", {slow});
+    EXPECT_THAT([&] { import_chakra({path}, {}); },
+                ::testing::ThrowsMessage<ConfigError>(HasSubstr("node 1.duration_micros")));
+}
+
 TEST(ChakraImport, ACollectiveWithoutAGroupReplaysItsTime) {
     const sim::testing::TempDir dir;
     const std::string r0 = write(dir, "rank0.et", rank_nodes());

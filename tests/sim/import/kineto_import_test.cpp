@@ -143,6 +143,44 @@ TEST(KinetoImport, CopiesOfPageableMemoryReplayTheirTime) {
     EXPECT_THAT(t.custom_reasons.begin()->first, HasSubstr("pageable host memory"));
 }
 
+TEST(KinetoImport, CopiesLargerThanATraceHoldsReplayTheirTime) {
+    // A record of 2^60 bytes (a corrupt or fuzzed profile) must not become a memcpy the trace
+    // parser refuses (at most 64 PiB): found by kineto_fuzzer.
+    json ev = json::array();
+    ev.push_back({{"ph", "X"},
+                  {"cat", "gpu_memcpy"},
+                  {"name", "Memcpy DtoD (Device -> Device)"},
+                  {"pid", 0},
+                  {"tid", 7},
+                  {"ts", 10.0},
+                  {"dur", 3.5},
+                  {"args", {{"device", 0}, {"stream", 7}, {"bytes", uint64_t{1} << 60}}}});
+    const ImportedTrace t = import_kineto(profile_of(ev), {});
+    ASSERT_EQ(t.ops.size(), 1u);
+    EXPECT_EQ(t.ops[0]["kind"], "custom");
+    EXPECT_EQ(t.ops[0]["duration_us"], 3.5);
+    EXPECT_THAT(t.custom_reasons.begin()->first, HasSubstr("more than 64 PiB"));
+    EXPECT_NO_THROW(parse_trace_jsonl(to_jsonl(t), "imported.jsonl"));
+}
+
+TEST(KinetoImport, DurationsOutsideWhatATraceHoldsAreDroppedOrRefused) {
+    // Found by kineto_fuzzer: a kernel of 1e-9 us became a custom op of 0 ps, one of 1e13 us a
+    // time the trace parser refuses.
+    json ev = json::array();
+    ev.push_back(kernel("some_kernel", 7, 10.0, 1e-9, json::object()));
+    ev.push_back(kernel(kAdd, 7, 20.0, 2.0, json::object()));
+    const ImportedTrace t = import_kineto(profile_of(ev), {});
+    ASSERT_EQ(t.ops.size(), 1u);
+    EXPECT_EQ(t.ops[0]["measured_us"], 2.0);
+    EXPECT_THAT(t.notes.at(0), HasSubstr("1 activities with zero duration (under 1 ps)"));
+    EXPECT_NO_THROW(parse_trace_jsonl(to_jsonl(t), "imported.jsonl"));
+
+    json longest = json::array();
+    longest.push_back(kernel("some_kernel", 7, 10.0, 1e13, json::object()));
+    EXPECT_THAT([&] { profile_of(longest); },
+                ::testing::ThrowsMessage<ConfigError>(HasSubstr("dur: must be at most 1e12")));
+}
+
 TEST(KinetoImport, StreamWaitEventOrdersTheStreams) {
     json ev = json::array();
     ev.push_back(
