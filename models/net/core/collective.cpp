@@ -18,7 +18,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // (NCCL's hop latencies include the wire).
 class StepRunner {
   public:
-    StepRunner(const Topology& t, uint32_t ranks) : topology_(t), net_(t), sent_(ranks, 0.0) {}
+    StepRunner(const Topology& t, uint32_t ranks) : net_(t), sent_(ranks, 0.0) {}
 
     void step(const std::vector<Flow>& flows,
               uint64_t times,
@@ -26,16 +26,7 @@ class StepRunner {
               uint32_t rounds = 1) {
         if (times == 0 || flows.empty()) return;
         const double t = net_.run(flows, static_cast<double>(times));
-        // Only a step with a protocol latency needs its wire latency (AllToAll steps have none).
-        double wire = 0;
-        if (hop_latency > 0) {
-            for (const Flow& f : flows) {
-                double l = 0;
-                for (uint32_t link : topology_.route(f.src, f.dst))
-                    l += topology_.link(link).latency;
-                wire = std::max(wire, l);
-            }
-        }
+        const double wire = net_.longest_path_latency();
         time_ += static_cast<double>(times) * (t + rounds * std::max(0.0, hop_latency - wire));
         steps_ += times;
         for (const Flow& f : flows)
@@ -52,7 +43,6 @@ class StepRunner {
     }
 
   private:
-    const Topology& topology_;
     FlowNetwork net_;
     double time_ = 0;
     uint64_t steps_ = 0;

@@ -19,7 +19,7 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
     std::vector<uint32_t>& used = used_;
     used.clear();
     for (uint32_t f : active) {
-        for (uint32_t l : *paths_[f]) {
+        for (uint32_t l : path(f)) {
             if (unfrozen_on_link_[l]++ == 0) {
                 used.push_back(l);
                 capacity_[l] = topology_.link(l).effective_bandwidth();
@@ -33,7 +33,7 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
     }
     link_flows_.resize(at);
     for (uint32_t f : active) {
-        for (uint32_t l : *paths_[f])
+        for (uint32_t l : path(f))
             link_flows_[end_on_link_[l]++] = f;
     }
     std::vector<char>& frozen = frozen_;
@@ -61,7 +61,7 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
                 frozen[f] = 1;
                 rate[f] = (*caps_)[f];
                 --left;
-                for (uint32_t m : *paths_[f]) {
+                for (uint32_t m : path(f)) {
                     capacity_[m] = std::max(0.0, capacity_[m] - rate[f]);
                     --unfrozen_on_link_[m];
                 }
@@ -78,7 +78,7 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
                 frozen[f] = 1;
                 rate[f] = share;
                 --left;
-                for (uint32_t m : *paths_[f]) {
+                for (uint32_t m : path(f)) {
                     capacity_[m] = std::max(0.0, capacity_[m] - share);
                     --unfrozen_on_link_[m];
                 }
@@ -91,7 +91,9 @@ void FlowNetwork::fair_rates(const std::vector<uint32_t>& active, std::vector<do
 
 double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
     const size_t n = flows.size();
-    paths_.assign(n, nullptr);
+    longest_path_latency_ = 0;
+    path_start_.assign(n + 1, 0);
+    path_links_.clear();
     std::vector<double> remaining(n), rate(n, 0.0), latency(n, 0.0);
     std::vector<uint32_t> active;
     std::vector<double> caps(n);
@@ -102,13 +104,16 @@ double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
         const Flow& f = flows[i];
         if (f.src >= topology_.gpus().size() || f.dst >= topology_.gpus().size())
             throw std::invalid_argument("flow between ranks the topology does not have");
-        paths_[i] = &topology_.route(f.src, f.dst);
-        for (uint32_t l : *paths_[i])
+        for (uint32_t l : topology_.route(f.src, f.dst)) {
+            path_links_.push_back(l);
             latency[i] += topology_.link(l).latency;
+        }
+        path_start_[i + 1] = static_cast<uint32_t>(path_links_.size());
+        longest_path_latency_ = std::max(longest_path_latency_, latency[i]);
         remaining[i] = f.bytes;
         caps[i] = f.max_rate > 0 ? f.max_rate : std::numeric_limits<double>::infinity();
         any_cap_ = any_cap_ || caps[i] < std::numeric_limits<double>::infinity();
-        if (f.bytes > 0 && !paths_[i]->empty())
+        if (f.bytes > 0 && path_start_[i + 1] > path_start_[i])
             active.push_back(static_cast<uint32_t>(i));
         else
             last = std::max(last, latency[i]);
@@ -125,7 +130,7 @@ double FlowNetwork::run(const std::vector<Flow>& flows, double repeat) {
         for (uint32_t f : active) {
             const double sent = std::min(remaining[f], rate[f] * dt);
             remaining[f] -= sent;
-            for (uint32_t l : *paths_[f])
+            for (uint32_t l : path(f))
                 link_bytes_[l] += sent * repeat;
             if (remaining[f] <= 1e-9 * flows[f].bytes)
                 last = std::max(last, now + latency[f]);

@@ -32,6 +32,8 @@ class FlowNetwork {
     double run(const std::vector<Flow>& flows, double repeat = 1);
     /// Bytes carried per directed link so far.
     const std::vector<double>& link_bytes() const { return link_bytes_; }
+    /// The longest path latency (the sum of its links' latencies) among the last run's flows.
+    double longest_path_latency() const { return longest_path_latency_; }
 
   private:
     /// Max-min fair rates (B/s) of the active flows, by progressive filling.
@@ -39,8 +41,24 @@ class FlowNetwork {
 
     const Topology& topology_;
     std::vector<double> link_bytes_;
+    double longest_path_latency_ = 0;
+    /// The links of one flow's path, in the run's own copy.
+    struct Path {
+        const uint32_t* first;
+        const uint32_t* last;
+        const uint32_t* begin() const { return first; }
+        const uint32_t* end() const { return last; }
+    };
+    Path path(uint32_t f) const {
+        return {path_links_.data() + path_start_[f], path_links_.data() + path_start_[f + 1]};
+    }
+
     // Scratch, per run.
-    std::vector<const std::vector<uint32_t>*> paths_;
+    /// Every flow's path copied into one array: flow f's links are
+    /// path_links_[path_start_[f] .. path_start_[f + 1]). The topology keeps a route per pair
+    /// of GPUs, a million scattered arrays at 1024 GPUs; the rate solver walks each path many
+    /// times, so it reads them from here.
+    std::vector<uint32_t> path_start_, path_links_;
     const std::vector<double>* caps_ = nullptr;  ///< per flow of the current run
     bool any_cap_ = false;                       ///< a flow of the current run has a cap
     std::vector<double> capacity_;
