@@ -140,8 +140,6 @@ std::variant<TraceOp, std::string> describe(const Node& n, uint64_t group) {
         case ChakraProtoMsg::MEM_STORE_NODE: {
             const auto bytes = bytes_of("tensor_size");
             if (!bytes) return std::string("memory node without tensor_size");
-            if (*bytes > MemcpyParams::kMaxBytes)
-                return std::string("memory node of more than 64 PiB (more than a trace holds)");
             return TraceOp{
                 {"kind", "memcpy"},
                 {"bytes", *bytes},
@@ -296,6 +294,7 @@ ImportedTrace import_chakra(const std::vector<std::string>& files,
                         "'s operators were written, with " +
                         (group >= 2 ? std::to_string(group) : std::string("no")) +
                         " ranks per collective");
+    keep_parsable(out);
     return out;
 }
 

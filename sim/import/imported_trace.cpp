@@ -24,6 +24,41 @@ std::string to_jsonl(const ImportedTrace& trace) {
     return out;
 }
 
+void keep_parsable(ImportedTrace& trace) {
+    while (!trace.ops.empty()) {
+        try {
+            parse_trace_jsonl(to_jsonl(trace), "imported.jsonl");
+            return;
+        } catch (const ConfigError& e) {
+            // Line 1 is the header; operator i is on line i + 2.
+            const int line = e.where().line;
+            if (line < 2 || static_cast<size_t>(line - 2) >= trace.ops.size())
+                throw SimBug(std::string("the importer wrote an invalid trace: ") + e.what());
+            TraceOp& op = trace.ops[static_cast<size_t>(line - 2)];
+            if (op.value("kind", "") == "custom")
+                throw SimBug(std::string("the importer wrote an invalid trace: ") + e.what());
+            if (!op.contains("measured_us")) {
+                throw ConfigError({trace.source, 0, 0}, op.value("name", ""),
+                                  "cannot be imported: " + e.key() + ": " + e.message() +
+                                      ", and no measured time to replay instead");
+            }
+            const std::string kind = op.value("kind", "");
+            TraceOp custom;
+            custom["name"] = op["name"];
+            custom["kind"] = "custom";
+            custom["duration_us"] = op["measured_us"];
+            if (kind == "gemm" || kind == "conv2d" || kind == "attention")
+                custom["unit"] = "tensor";
+            for (const char* key : {"stream", "after", "measured_us"}) {
+                if (op.contains(key)) custom[key] = op[key];
+            }
+            op = std::move(custom);
+            ++trace.custom_reasons["a " + kind + " a trace cannot hold (" + e.key() + ": " +
+                                   e.message() + ")"];
+        }
+    }
+}
+
 void write_trace(const ImportedTrace& trace, const std::string& path) {
     if (fs::path(path).extension() != ".jsonl") {
         throw ConfigError({"-o", 0, 0}, "-o",

@@ -35,6 +35,13 @@ struct ImportedTrace {
 /// The trace as JSON Lines text: a header line, then one operator per line.
 std::string to_jsonl(const ImportedTrace& trace);
 
+/// Makes every operator one the trace parser accepts: an operator it refuses (a shape beyond
+/// what a trace holds, such as a copy over 64 PiB or a filter wider than its padded input) becomes
+/// a custom operator replaying its measured time, with the parser's words as the reason. One
+/// parse when nothing is refused. Throws ConfigError naming the operator when a refused one has
+/// no measured time to replay. Importers call it last.
+void keep_parsable(ImportedTrace& trace);
+
 /// Writes the trace to path atomically (a sibling temporary file renamed into place) after
 /// parsing the text back with the trace parser; throws ConfigError when path cannot be
 /// written. A trace the parser rejects is a SimBug: importers must only write valid traces.

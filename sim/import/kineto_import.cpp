@@ -30,8 +30,6 @@ struct Pending {
 const char* const kPageableCopy =
     "copy from or to pageable host memory (staged by the CPU: the host's speed)";
 
-const char* const kHugeCopy = "copy of more than 64 PiB (more than a trace holds)";
-
 std::string memcpy_direction(const std::string& name) {
     if (name.find("HtoD") != std::string::npos) return "h2d";
     if (name.find("DtoH") != std::string::npos) return "d2h";
@@ -166,10 +164,7 @@ ImportedTrace import_kineto(const KinetoProfile& profile, const KinetoImportOpti
                 // CUDA stages a copy from or to pageable memory through pinned buffers with
                 // the CPU: its speed is the host's, which wallsim does not model.
                 described = std::string(kPageableCopy);
-            } else if (const auto bytes = bytes_arg(a.args);
-                       bytes && *bytes > MemcpyParams::kMaxBytes) {
-                described = std::string(kHugeCopy);
-            } else if (bytes) {
+            } else if (const auto bytes = bytes_arg(a.args)) {
                 described = TraceOp{
                     {"kind", "memcpy"}, {"bytes", *bytes}, {"direction", memcpy_direction(a.name)}};
             } else {
@@ -295,6 +290,7 @@ ImportedTrace import_kineto(const KinetoProfile& profile, const KinetoImportOpti
         out.suggested_hw = preset_for_gpu(name->get<std::string>());
         break;
     }
+    keep_parsable(out);
     return out;
 }
 

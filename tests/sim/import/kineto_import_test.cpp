@@ -159,7 +159,31 @@ TEST(KinetoImport, CopiesLargerThanATraceHoldsReplayTheirTime) {
     ASSERT_EQ(t.ops.size(), 1u);
     EXPECT_EQ(t.ops[0]["kind"], "custom");
     EXPECT_EQ(t.ops[0]["duration_us"], 3.5);
-    EXPECT_THAT(t.custom_reasons.begin()->first, HasSubstr("more than 64 PiB"));
+    EXPECT_THAT(t.custom_reasons.begin()->first,
+                HasSubstr("a memcpy a trace cannot hold (bytes: must be at most 64PiB)"));
+    EXPECT_NO_THROW(parse_trace_jsonl(to_jsonl(t), "imported.jsonl"));
+}
+
+TEST(KinetoImport, OperatorsTheTraceParserRefusesReplayTheirTime) {
+    // A 5 x 5 filter over an unpadded 2 x 2 input: recorded shapes the trace format refuses
+    // (kernel_h larger than the padded input) become a custom op replaying the kernel's time.
+    json ev = json::array();
+    json conv = cpu_op("aten::convolution", 1, {{1, 3, 2, 2}, {4, 3, 5, 5}, json::array()},
+                       {"float", "float", ""});
+    conv["args"]["Concrete Inputs"] = {"",       "",      "",       "[1, 1]", "[0, 0]",
+                                       "[1, 1]", "False", "[0, 0]", "1"};
+    ev.push_back(conv);
+    ev.push_back(launch(1, 10, 100.0));
+    ev.push_back(kernel("sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nhwckrsc_nhwc", 7, 110.0,
+                        6.0, {{"External id", 1}, {"correlation", 10}}));
+    const ImportedTrace t = import_kineto(profile_of(ev), {});
+    ASSERT_EQ(t.ops.size(), 1u);
+    EXPECT_EQ(t.ops[0]["kind"], "custom");
+    EXPECT_EQ(t.ops[0]["duration_us"], 6.0);
+    EXPECT_EQ(t.ops[0]["unit"], "tensor");
+    ASSERT_EQ(t.custom_reasons.size(), 1u);
+    EXPECT_THAT(t.custom_reasons.begin()->first,
+                HasSubstr("a conv2d a trace cannot hold (kernel_h: kernel is taller"));
     EXPECT_NO_THROW(parse_trace_jsonl(to_jsonl(t), "imported.jsonl"));
 }
 
