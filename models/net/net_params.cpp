@@ -45,6 +45,10 @@ ParamTable<ProtocolParams> protocol_param_table(Protocol protocol) {
                "per ring step: wire, flag wait and fence");
     t.quantity("tree_hop_latency", &P::tree_hop_latency, Dimension::Time, 0, kUnbounded,
                "per tree step");
+    t.quantity("net_ring_hop_latency", &P::net_ring_hop_latency, Dimension::Time, 0, kUnbounded,
+               "a ring hop between nodes instead of ring_hop_latency (network proxy)");
+    t.quantity("net_tree_hop_latency", &P::net_tree_hop_latency, Dimension::Time, 0, kUnbounded,
+               "a tree level between nodes instead of tree_hop_latency");
     t.quantity("channel_bandwidth", &P::channel_bandwidth, Dimension::Bandwidth, 0, kUnbounded,
                "data one ring channel's CTA moves; 0: no limit");
     t.quantity("tree_channel_bandwidth", &P::tree_channel_bandwidth, Dimension::Bandwidth, 0,

@@ -153,6 +153,14 @@ CollectiveResult nccl_ring(
     if (rest > 1e-9 * shard)
         run.step(grouped_ring_step(p, local, nc, rest, proto, rate), per_loop, q.ring_hop_latency,
                  q.ring_slices);
+    // A chunk's trip round the ring meets the hops between nodes 2 x nodes times (AllReduce)
+    // or nodes - 1 times, each slower by the network transport's proxy than a hop inside a node
+    // (NCCL's count of inter-node steps, tuning.cc).
+    const uint32_t nodes = local >= 1 && p % local == 0 ? p / local : 1;
+    if (nodes > 1) {
+        const double crossings = c == Collective::AllReduce ? 2.0 * nodes : nodes - 1.0;
+        run.add_time(crossings * std::max(0.0, q.net_ring_hop_latency - q.ring_hop_latency));
+    }
     CollectiveResult r = run.result();
     r.channels = nc;
     return r;
@@ -245,6 +253,8 @@ CollectiveResult nccl_tree(const Topology& t,
     run.step(up, depth, q.tree_hop_latency);
     run.step(both, static_cast<uint64_t>(chunks) - 1, q.tree_hop_latency);
     run.step(down, depth, q.tree_hop_latency);
+    // The levels between nodes, up and down, each slower by the network transport's proxy.
+    run.add_time(2.0 * tree_depth * std::max(0.0, q.net_tree_hop_latency - q.tree_hop_latency));
     CollectiveResult r = run.result();
     r.channels = nc;
     return r;

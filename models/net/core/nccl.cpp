@@ -41,6 +41,8 @@ void NcclParams::validate() const {
         need(q.base_latency >= 0, name + "base_latency must be >= 0");
         need(q.ring_hop_latency >= 0, name + "ring_hop_latency must be >= 0");
         need(q.tree_hop_latency >= 0, name + "tree_hop_latency must be >= 0");
+        need(q.net_ring_hop_latency >= 0, name + "net_ring_hop_latency must be >= 0");
+        need(q.net_tree_hop_latency >= 0, name + "net_tree_hop_latency must be >= 0");
         need(q.channel_bandwidth >= 0, name + "channel_bandwidth must be >= 0 (0: no limit)");
         need(q.tree_channel_bandwidth >= 0,
              name + "tree_channel_bandwidth must be >= 0 (0: no limit)");

@@ -41,6 +41,14 @@ struct ProtocolParams {
     /// fence and flag post (src/collectives/device/prims_simple.h genericOp); LL and LL128 flag
     /// every line instead, so a step is one round.
     uint32_t ring_slices = 1;
+    /// s a ring hop that crosses between nodes takes instead of ring_hop_latency, >= 0: the
+    /// network transport's proxy thread posts and completes each send (tuning.cc, hwLat NET).
+    /// A chunk meets such hops 2 x nodes times in an AllReduce and nodes - 1 times in an
+    /// AllGather or ReduceScatter, as NCCL counts them; the ring's pipeline pays the difference
+    /// once per collective.
+    double net_ring_hop_latency = 0;
+    /// The same for a tree level that crosses between nodes (2 x tree levels per AllReduce).
+    double net_tree_hop_latency = 0;
 };
 
 /// NCCL as it runs on one system: channels, protocols, NVLink SHARP and the host's share.
@@ -60,10 +68,13 @@ struct NcclParams {
     /// steps (ALLREDUCE_CHUNKSTEPS), a tree chunk 1; LL steps are 512 KiB / 8 at half data; LL128
     /// steps 120 x 640 x 8 B / 8 at 15/16 data. A Simple ring chunk is 2 slices
     /// (ALLREDUCE_CHUNKSTEPS 4 / ALLREDUCE_SLICESTEPS 2, the same for AllGather and ReduceScatter).
-    ProtocolParams simple{8.4e-6,       3.4e-6, 4.0e-6, 0,    0, 2.0 * 1024 * 1024,
-                          512.0 * 1024, 512,    64,     true, 2};
-    ProtocolParams ll{6.6e-6, 0.6e-6, 0.6e-6, 0, 0, 32.0 * 1024, 32.0 * 1024, 512, 8, true};
-    ProtocolParams ll128{14e-6, 1.9e-6, 1.25e-6, 0, 0, 576000, 576000, 640, 8, true};
+    /// Hops between nodes (hwLat NET): ring 14 / 2.7 / 4.0 us, tree 14 / 5.0 / 8.5 us.
+    ProtocolParams simple{8.4e-6, 3.4e-6, 4.0e-6, 0,     0,    2.0 * 1024 * 1024, 512.0 * 1024, 512,
+                          64,     true,   2,      14e-6, 14e-6};
+    ProtocolParams ll{6.6e-6, 0.6e-6, 0.6e-6, 0, 0,      32.0 * 1024, 32.0 * 1024,
+                      512,    8,      true,   1, 2.7e-6, 5.0e-6};
+    ProtocolParams ll128{14e-6, 1.9e-6, 1.25e-6, 0, 0,      576000, 576000,
+                         640,   8,      true,    1, 4.0e-6, 8.5e-6};
 
     const ProtocolParams& protocol(Protocol p) const;
     /// Throws std::invalid_argument naming the first bad field.

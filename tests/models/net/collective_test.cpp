@@ -34,6 +34,8 @@ CollectiveParams no_latency() {
         q->base_latency = 0;
         q->ring_hop_latency = 0;
         q->tree_hop_latency = 0;
+        q->net_ring_hop_latency = 0;
+        q->net_tree_hop_latency = 0;
     }
     return p;
 }
@@ -219,6 +221,32 @@ TEST(Collective, ChannelsCrossBetweenNodesThroughEveryNicAsNcclSpreadsThem) {
     p.nccl.ring_channels = 1;
     const auto one = run(t, Collective::AllReduce, Algorithm::Ring, big, p);
     EXPECT_LT(one.busbw, 1.001 * 50e9) << "one channel, one NIC";
+}
+
+TEST(Collective, HopsBetweenNodesPayTheNetworkTransportsLatency) {
+    // NCCL's network transport makes a hop between nodes slower than one over NVLink (its
+    // proxy posts each send; tuning.cc hwLat NET). A chunk meets 2 x nodes of them in a ring
+    // AllReduce, nodes - 1 in an AllGather, and 2 x tree levels in a tree AllReduce; inside
+    // one node there are none.
+    CollectiveParams p = no_latency();
+    p.ranks_per_node = 8;
+    p.nccl.simple.net_ring_hop_latency = 10e-6;
+    p.nccl.simple.net_tree_hop_latency = 7e-6;
+    CollectiveParams none = p;
+    none.nccl.simple.net_ring_hop_latency = none.nccl.simple.net_tree_hop_latency = 0;
+    const double m = 64 << 20;
+    const auto extra = [&](const Topology& t, Collective c, Algorithm a) {
+        return run(t, c, a, m, p, Protocol::Simple).time -
+               run(t, c, a, m, none, Protocol::Simple).time;
+    };
+    const Topology four = rail_cluster(4);
+    EXPECT_NEAR(extra(four, Collective::AllReduce, Algorithm::Ring), 8 * 10e-6, 1e-12);
+    EXPECT_NEAR(extra(four, Collective::AllGather, Algorithm::Ring), 3 * 10e-6, 1e-12);
+    // Four nodes: a double binary tree of 2 levels, climbed and descended.
+    EXPECT_NEAR(extra(four, Collective::AllReduce, Algorithm::Tree), 4 * 7e-6, 1e-12);
+    const Topology one = star(8, link("nvlink", 450));
+    EXPECT_EQ(extra(one, Collective::AllReduce, Algorithm::Ring), 0);
+    EXPECT_EQ(extra(one, Collective::AllReduce, Algorithm::Tree), 0);
 }
 
 TEST(Collective, HierarchyAndTreesPayOffOnAClusterWhereTheyShould) {

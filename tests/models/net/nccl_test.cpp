@@ -28,6 +28,8 @@ CollectiveParams quiet() {
         q->base_latency = 0;
         q->ring_hop_latency = 0;
         q->tree_hop_latency = 0;
+        q->net_ring_hop_latency = 0;
+        q->net_tree_hop_latency = 0;
     }
     return p;
 }
