@@ -232,12 +232,6 @@ ImportedTrace import_chakra(const std::vector<std::string>& files,
     std::map<int64_t, uint32_t> streams;
     for (size_t i : order) {
         const Node& n = file.nodes[i];
-        if (static_cast<double>(n.duration_micros()) > kMaxTraceMicroseconds) {
-            throw ConfigError({file.path, 0, 0},
-                              "node " + std::to_string(n.id()) + ".duration_micros",
-                              "expected at most 1e12 microseconds (11.6 days), got " +
-                                  std::to_string(n.duration_micros()));
-        }
         std::set<size_t> deps;
         for (size_t p : parents[i])
             deps.insert(stands_for[p].begin(), stands_for[p].end());
@@ -245,6 +239,12 @@ ImportedTrace import_chakra(const std::vector<std::string>& files,
             ++out.skipped;
             stands_for[i] = std::move(deps);
             continue;
+        }
+        if (static_cast<double>(n.duration_micros()) > kMaxTraceMicroseconds) {
+            throw ConfigError({file.path, 0, 0},
+                              "node " + std::to_string(n.id()) + ".duration_micros",
+                              "expected at most 1e12 microseconds (11.6 days), got " +
+                                  std::to_string(n.duration_micros()));
         }
         auto described = describe(n, group);
         TraceOp op;
