@@ -72,7 +72,8 @@ Topology build_topology(const NetParams& params, const ConfigNode& root) {
 }  // namespace
 
 int run_net_command(const Registry& /*registry*/, const std::vector<std::string>& args) {
-    std::string file, collective_text, algorithm_text, protocol_text, sizes_text, out_dir;
+    std::string file, collective_text, algorithm_text, protocol_text, choice_text, sizes_text,
+        out_dir;
     std::vector<std::string> overrides;
     po::options_description opts("wallsim net options");
     auto add = opts.add_options();
@@ -83,10 +84,13 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
     add("collective", po::value(&collective_text)->default_value("allreduce"),
         "allreduce, allgather, reducescatter or alltoall (a direct exchange)");
     add("algo", po::value(&algorithm_text)->default_value("auto"),
-        "ring, tree, nvls, hierarchical (the last three: allreduce only) or auto (the fastest "
-        "of ring, tree and nvls, as NCCL's tuner picks)");
+        "ring, tree, nvls, hierarchical (the last three: allreduce only) or auto (one of ring, "
+        "tree and nvls, chosen as --choose says)");
     add("proto", po::value(&protocol_text)->default_value("auto"),
-        "simple, ll, ll128 (NCCL's protocols) or auto (the fastest)");
+        "simple, ll, ll128 (NCCL's protocols) or auto (chosen as --choose says)");
+    add("choose", po::value(&choice_text)->default_value("nccl"),
+        "how auto chooses: nccl (by NCCL's own estimate, as NCCL runs) or fastest (every "
+        "choice simulated, the fastest kept)");
     add("sizes", po::value(&sizes_text)->default_value("8B:8GiB"),
         "message size per rank, or LOW:HIGH doubling (nccl-tests' -b/-e/-f 2)");
     add("out", po::value(&out_dir), "write net.csv and stats.json here");
@@ -110,6 +114,12 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
         if (protocol_text != "auto") protocol = parse_protocol(protocol_text);
     } catch (const std::invalid_argument& e) {
         throw option_error("--proto", e.what());
+    }
+    Choice choice;
+    try {
+        choice = parse_choice(choice_text);
+    } catch (const std::invalid_argument& e) {
+        throw option_error("--choose", e.what());
     }
     const std::vector<uint64_t> sizes = sizes_option(sizes_text);
 
@@ -145,7 +155,7 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
     for (uint64_t size : sizes) {
         CollectiveResult r;
         try {
-            r = run_collective(topology, {collective, algorithm, protocol, double(size)},
+            r = run_collective(topology, {collective, algorithm, protocol, double(size), choice},
                                params.collective);
         } catch (const std::invalid_argument& e) {
             throw option_error("--algo", e.what());
@@ -195,6 +205,7 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
                           {"collective", to_string(collective)},
                           {"algorithm", to_string(algorithm)},
                           {"protocol", protocol ? to_string(*protocol) : "auto"},
+                          {"choice", to_string(choice)},
                           {"overrides", overrides}},
                          stats);
         out->write("net.csv", csv);

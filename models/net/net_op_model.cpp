@@ -43,7 +43,7 @@ ParamTable<NetworkChoice> network_choice_param_table() {
                {"nvls", Algorithm::Nvls},
                {"hierarchical", Algorithm::Hierarchical},
                {"auto", Algorithm::Auto}},
-              "the collective algorithm; auto: the fastest, as NCCL's tuner picks");
+              "the collective algorithm; auto: as NCCL's tuner picks, by its own estimate");
     t.options("protocol", &P::protocol,
               {{"simple", "simple"}, {"ll", "ll"}, {"ll128", "ll128"}, {"auto", "auto"}},
               "NCCL's protocol; auto: as NCCL's tuner picks");

@@ -117,6 +117,11 @@ ParamTable<NcclParams> nccl_param_table() {
     using P = NcclParams;
     constexpr double kNoLimit = std::numeric_limits<double>::infinity();
     ParamTable<P> t;
+    t.options("generation", &P::generation,
+              {{"volta", GpuGeneration::Volta},
+               {"ampere", GpuGeneration::Ampere},
+               {"hopper", GpuGeneration::Hopper}},
+              "the GPUs' generation: the rows of NCCL's tuner tables and search speeds");
     t.quantity("launch_latency", &P::launch_latency, Dimension::Time, 0, kNoLimit,
                "what the host and the kernel launch add to each collective");
     t.integer("ring_channels", &P::ring_channels, 1, 64, "channels",

@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "models/net/core/nccl_tuner.h"
+
 namespace sim::net {
 
 namespace {
@@ -428,23 +430,38 @@ CollectiveResult run_collective(const Topology& topology,
             if (unsupported(topology, c, a, params).empty()) algorithms.push_back(a);
         }
     }
-    std::optional<CollectiveResult> best;
+    std::vector<std::pair<Algorithm, std::optional<Protocol>>> candidates;
     for (Algorithm a : algorithms) {
-        std::vector<std::optional<Protocol>> protocols;
-        if (c == Collective::AllToAll || a == Algorithm::Hierarchical || a == Algorithm::Nvls)
-            protocols.push_back(a == Algorithm::Nvls ? std::optional<Protocol>(Protocol::Simple)
-                                                     : std::nullopt);
-        else if (request.protocol)
-            protocols.push_back(request.protocol);
-        else {
+        if (c == Collective::AllToAll || a == Algorithm::Hierarchical || a == Algorithm::Nvls) {
+            candidates.emplace_back(
+                a, a == Algorithm::Nvls ? std::optional<Protocol>(Protocol::Simple) : std::nullopt);
+        } else if (request.protocol) {
+            candidates.emplace_back(a, request.protocol);
+        } else {
             for (Protocol q : {Protocol::LL, Protocol::LL128, Protocol::Simple}) {
-                if (params.nccl.protocol(q).enabled) protocols.push_back(q);
+                if (params.nccl.protocol(q).enabled) candidates.emplace_back(a, q);
             }
         }
-        for (const auto& proto : protocols) {
-            CollectiveResult r = run_fixed(topology, c, a, proto, bytes, params);
-            if (!best || r.time < best->time) best = std::move(r);
+    }
+    // NCCL runs the pair its own estimate rates fastest (pairs without a protocol, AllToAll and
+    // hierarchical, are never among several); the ideal tuner simulates them all.
+    if (request.choice == Choice::Nccl && candidates.size() > 1) {
+        const TunerMachine machine = tuner_machine(topology, params);
+        double lowest = kInf;
+        std::pair<Algorithm, std::optional<Protocol>> pick = candidates.front();
+        for (const auto& [a, proto] : candidates) {
+            const double estimate = nccl_estimate(machine, params.nccl, c, a, *proto, bytes);
+            if (estimate < lowest) {
+                lowest = estimate;
+                pick = {a, proto};
+            }
         }
+        if (lowest < kInf) candidates = {pick};
+    }
+    std::optional<CollectiveResult> best;
+    for (const auto& [a, proto] : candidates) {
+        CollectiveResult r = run_fixed(topology, c, a, proto, bytes, params);
+        if (!best || r.time < best->time) best = std::move(r);
     }
     CollectiveResult r = std::move(*best);
     if (r.time > 0) {
@@ -462,6 +479,16 @@ Collective parse_collective(const std::string& s) {
     throw std::invalid_argument("'" + s +
                                 "' is not a collective; expected allreduce, allgather, "
                                 "reducescatter or alltoall");
+}
+
+Choice parse_choice(const std::string& s) {
+    if (s == "nccl") return Choice::Nccl;
+    if (s == "fastest") return Choice::Fastest;
+    throw std::invalid_argument("'" + s + "' is not a choice; expected nccl or fastest");
+}
+
+std::string to_string(Choice c) {
+    return c == Choice::Nccl ? "nccl" : "fastest";
 }
 
 Algorithm parse_algorithm(const std::string& s) {

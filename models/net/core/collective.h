@@ -12,8 +12,8 @@
 //     AllGather inside, as flows with a fixed step latency;
 //   - AllToAll: every pair at once.
 // The protocol (Simple, LL, LL128) and, with Algorithm::Auto, the algorithm are chosen per size
-// as the fastest, the choice NCCL's tuner makes from its own estimate. Each step's flows run
-// concurrently on a FlowNetwork. Pure C++.
+// as NCCL's tuner chooses them, by its own estimate (nccl_tuner.h), or as the fastest simulated
+// (Choice::Fastest). Each step's flows run concurrently on a FlowNetwork. Pure C++.
 #pragma once
 
 #include <cstdint>
@@ -35,12 +35,18 @@ struct CollectiveParams {
     NcclParams nccl;              ///< channels, protocols and latencies of ring, tree and nvls
 };
 
+/// How auto picks among the algorithms and protocols that can run a collective: NCCL's way,
+/// the lowest of NCCL's own estimates (models/net/core/nccl_tuner.h), then simulated; or the
+/// fastest of them all, each simulated (an ideal tuner, what a better NCCL could reach).
+enum class Choice { Nccl, Fastest };
+
 /// One collective to run: which, how, and the per-rank buffer size as nccl-tests counts it.
 struct CollectiveRequest {
     Collective collective = Collective::AllReduce;
     Algorithm algorithm = Algorithm::Auto;
-    std::optional<Protocol> protocol;  ///< nullopt: the fastest
+    std::optional<Protocol> protocol;  ///< nullopt: chosen as `choice` says
     double bytes = 0;                  ///< B, > 0
+    Choice choice = Choice::Nccl;
 };
 
 struct CollectiveResult {
@@ -74,7 +80,9 @@ CollectiveResult run_collective(const Topology& topology,
                                 const CollectiveParams& params);
 
 Collective parse_collective(const std::string& s);  ///< throws std::invalid_argument
-Algorithm parse_algorithm(const std::string& s);    ///< throws std::invalid_argument
+Choice parse_choice(const std::string& s);          ///< nccl or fastest; throws invalid_argument
+std::string to_string(Choice c);
+Algorithm parse_algorithm(const std::string& s);  ///< throws std::invalid_argument
 std::string to_string(Collective c);
 std::string to_string(Algorithm a);
 

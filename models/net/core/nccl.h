@@ -20,6 +20,10 @@ namespace sim::net {
 
 enum class Protocol { Simple, LL, LL128 };
 
+/// The GPUs' generation, which picks the row of NCCL's tuning tables (compute capability 7.x,
+/// 8.x, 9.x) and its search's speeds.
+enum class GpuGeneration { Volta, Ampere, Hopper };
+
 /// Share of the wire that carries data: LL sends 8 B of flag with every 8 B of data, LL128
 /// 8 B with every 120 B (NCCL src/include/device.h).
 double wire_efficiency(Protocol p);
@@ -55,6 +59,7 @@ struct ProtocolParams {
 /// Defaults are NCCL's own constants on NVLink (src/graph/tuning.cc, src/include/device.h,
 /// src/init.cc buffer sizes); a network preset sets what depends on the machine.
 struct NcclParams {
+    GpuGeneration generation = GpuGeneration::Hopper;  ///< the rows of NCCL's tuner it uses
     double launch_latency = 0;       ///< s the host and kernel launch add per collective, >= 0
     uint32_t ring_channels = 1;      ///< channels (CTAs) of a ring collective, >= 1
     uint32_t tree_channels = 1;      ///< channels of a tree AllReduce, >= 1

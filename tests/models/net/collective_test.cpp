@@ -128,6 +128,7 @@ TEST(Collective, NeverFasterThanTheBytesOverTheLink) {
 TEST(Collective, BusBandwidthRisesWithSizeAndSaturatesBelowTheLinkRate) {
     const Topology t = star(8, link("nvlink", 450, 0.85, 0.25e-6));
     CollectiveParams p;
+    p.ranks_per_node = 8;  // one node
     p.nccl.ring_channels = 16;
     double previous = 0;
     for (double m = 8; m <= 8e9; m *= 4) {
