@@ -138,9 +138,11 @@ SearchedGraph search_graph(const TunerMachine& m, Algorithm a) {
     }
     const bool split = g.bw_intra >= 25.0 && !(hopper && g.bw_intra < 50.0 && g.channels > 4);
     if (split) {
-        g.channels = std::min(2 * g.channels, kMaxGraphChannels);
-        g.bw_intra /= 2;
-        g.bw_inter /= 2;
+        const uint32_t doubled = std::min(2 * g.channels, kMaxGraphChannels);
+        const double share = std::ceil(double(doubled) / g.channels);  // DIVUP: 1 when capped
+        g.channels = doubled;
+        g.bw_intra /= share;
+        g.bw_inter /= share;
     }
     return g;
 }
