@@ -47,21 +47,26 @@ ParamTable<NetworkChoice> network_choice_param_table() {
     t.options("protocol", &P::protocol,
               {{"simple", "simple"}, {"ll", "ll"}, {"ll128", "ll128"}, {"auto", "auto"}},
               "NCCL's protocol; auto: as NCCL's tuner picks");
+    t.options("choose", &P::choice, {{"nccl", Choice::Nccl}, {"fastest", Choice::Fastest}},
+              "how auto chooses: by NCCL's own estimate, as NCCL runs, or the fastest simulated");
     return t;
 }
 
 std::optional<NetParams> network_of(const ConfigNode& hw,
                                     Algorithm& algorithm,
-                                    std::optional<Protocol>& protocol) {
+                                    std::optional<Protocol>& protocol,
+                                    Choice& choice) {
     algorithm = Algorithm::Auto;
     protocol.reset();
+    choice = Choice::Nccl;
     const auto n = hw.optional_child("network");
     if (!n) return std::nullopt;
-    NetworkChoice choice;
-    network_choice_param_table().read(*n, choice);
-    algorithm = choice.algorithm;
-    if (choice.protocol != "auto") protocol = parse_protocol(choice.protocol);
-    const std::string& file = choice.topology;
+    NetworkChoice read;
+    network_choice_param_table().read(*n, read);
+    algorithm = read.algorithm;
+    if (read.protocol != "auto") protocol = parse_protocol(read.protocol);
+    choice = read.choice;
+    const std::string& file = read.topology;
     // A preset name (dgx_h100) or a path relative to the file that names it, like extends;
     // from --set, relative to the working directory.
     const SourceLocation at = n->location_of("topology");
@@ -84,6 +89,7 @@ std::optional<NetParams> network_of(const ConfigNode& hw,
 NetOpModel::NetOpModel(std::optional<NetParams> network,
                        Algorithm algorithm,
                        std::optional<Protocol> protocol,
+                       Choice choice,
                        const energy::EnergyTable& energy,
                        double link_roof,
                        uint32_t sm_count,
@@ -91,6 +97,7 @@ NetOpModel::NetOpModel(std::optional<NetParams> network,
     : network_(std::move(network)),
       algorithm_(algorithm),
       protocol_(protocol),
+      choice_(choice),
       energy_(energy),
       link_roof_(link_roof),
       sm_count_(sm_count),
@@ -148,7 +155,7 @@ OpResult NetOpModel::execute(const Op& op) {
     const NetParams np = params_for(p.group);
     const CollectiveResult r = run_collective(
         topology_for(p.group),
-        {*collective_of(op.kind), algorithm_, protocol_, static_cast<double>(p.bytes)},
+        {*collective_of(op.kind), algorithm_, protocol_, static_cast<double>(p.bytes), choice_},
         np.collective);
     const auto duration = TimePs{static_cast<uint64_t>(r.time * 1e12 + 0.5)};
     // NCCL runs a collective as one CTA per channel: it holds those SMs, fills the links, and

@@ -24,6 +24,7 @@ class NetOpModel final : public OpModel {
     NetOpModel(std::optional<NetParams> network,
                Algorithm algorithm,
                std::optional<Protocol> protocol,
+               Choice choice,
                const energy::EnergyTable& energy,
                double link_roof,
                uint32_t sm_count,
@@ -41,6 +42,7 @@ class NetOpModel final : public OpModel {
     std::optional<NetParams> network_;
     Algorithm algorithm_;
     std::optional<Protocol> protocol_;
+    Choice choice_;
     energy::EnergyTable energy_;
     double link_roof_;
     uint32_t sm_count_;  ///< the GPU's SMs: a collective holds one per NCCL channel
@@ -54,14 +56,16 @@ struct NetworkChoice {
     std::string topology;  ///< a configs/net preset or file, relative to the hardware file
     Algorithm algorithm = Algorithm::Auto;
     std::string protocol = "auto";  ///< simple, ll, ll128 or auto
+    Choice choice = Choice::Nccl;   ///< how auto chooses: by NCCL's estimate, or the fastest
 };
 ParamTable<NetworkChoice> network_choice_param_table();
 
 /// Reads the hardware file's optional `network:` section (topology: a configs/net file,
 /// relative to the hardware file; algorithm: ring, tree, nvls, hierarchical or auto; protocol:
-/// simple, ll, ll128 or auto). Throws ConfigError.
+/// simple, ll, ll128 or auto; choose: nccl or fastest). Throws ConfigError.
 std::optional<NetParams> network_of(const ConfigNode& hw,
                                     Algorithm& algorithm,
-                                    std::optional<Protocol>& protocol);
+                                    std::optional<Protocol>& protocol,
+                                    Choice& choice);
 
 }  // namespace sim::net

@@ -24,9 +24,10 @@ void register_net(Registry& r) {
              const auto& energy = resolved<energy::EnergyParams>(ctx.hw);
              Algorithm algorithm = Algorithm::Auto;
              std::optional<Protocol> protocol;
-             auto network = network_of(ctx.hw, algorithm, protocol);
+             Choice choice = Choice::Nccl;
+             auto network = network_of(ctx.hw, algorithm, protocol, choice);
              return std::make_unique<NetOpModel>(
-                 std::move(network), algorithm, protocol, energy.table,
+                 std::move(network), algorithm, protocol, choice, energy.table,
                  hw.nvlink_data_bandwidth_per_direction(), hw.sm_count, ctx.executor);
          }});
     r.add_command({"net",

@@ -42,6 +42,27 @@ TEST(NetCli, SweepsSizesAndWritesCsvAndStats) {
     EXPECT_THAT(ring.out, HasSubstr(" simple "));
 }
 
+TEST(NetCli, AutoChoosesAsNcclOrTheFastest) {
+    // At 32 MiB on a DGX A100 NCCL's estimate picks the ring's Simple protocol, the simulated
+    // LL128 being faster (docs/network.md); --choose fastest keeps LL128. The stats say which.
+    testing::TempDir dir;
+    const auto nccl = dir.path() / "nccl", fastest = dir.path() / "fastest";
+    const auto a = wallsim("net --topology dgx_a100 --sizes 32MiB --out " + nccl.string(), dir);
+    ASSERT_EQ(a.code, 0) << a.err;
+    const auto b = wallsim(
+        "net --topology dgx_a100 --sizes 32MiB --choose fastest --out " + fastest.string(), dir);
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_THAT(slurp(nccl / "net.csv"), HasSubstr(",ring,simple,24\n"));
+    EXPECT_THAT(slurp(fastest / "net.csv"), HasSubstr(",ring,ll128,24\n"));
+    const auto stats = [](const std::filesystem::path& d) {
+        return nlohmann::json::parse(slurp(d / "stats.json"));
+    };
+    EXPECT_EQ(stats(nccl)["meta"]["choice"], "nccl");
+    EXPECT_EQ(stats(fastest)["meta"]["choice"], "fastest");
+    EXPECT_LT(stats(fastest)["net_run"]["time"]["value"].get<double>(),
+              stats(nccl)["net_run"]["time"]["value"].get<double>());
+}
+
 TEST(NetCli, TheChaptersGradientAllReduce) {
     // 7B parameters of FP16 gradients (14 GB) over 8 GPUs on NVLink: the textbook's ≈ 82 ms sits
     // between NVLink 4 (H100, NVLS) and NVLink 3 (A100, ring at NCCL's 20 of 25 GB/s per link).
@@ -139,6 +160,13 @@ TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
          "--set network.algorithm=star" +
              o,
          "network.algorithm"},
+        {"run --hw configs/hw/h100.yaml --trace traces/examples/two_streams.yaml "
+         "--set network.choose=best" +
+             o,
+         "network.choose"},
+        {"net --topology configs/net/dgx_h100.yaml --choose best" + o, "--choose"},
+        {"net --topology configs/net/dgx_h100.yaml --set nccl.generation=blackwell" + o,
+         "nccl.generation"},
     };
     for (const auto& c : cases) {
         const auto r = wallsim(c.args, dir);
