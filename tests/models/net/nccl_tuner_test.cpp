@@ -38,7 +38,7 @@ TunerMachine two_a100_nodes_on_hdr() {
     return m;
 }
 
-TEST(NcclSearch, FindsTheGraphsNcclLogsAndSplitsFastChannels) {
+TEST(NcclSearch, FindsNcclsGraphsAndSplitsFastChannels) {
     // A100: 40 GB/s fits 6 channels on 240 GB/s, which fills the links (optimal); 40 >= 25, so
     // NCCL runs 12 channels of 20 (duplicated again to the 24 that dgx_a100.yaml runs).
     SearchedGraph g = search_graph(dgx_a100(), Algorithm::Ring);
