@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What an importer produces: operators in wallsim's trace format (traces/README.md), each a
-// JSON object with the trace's own keys, plus the counts the import summary reports. The
-// writer checks its output with the same parser `wallsim run` uses before it replaces -o.
+// JSON object with the trace's own keys, plus the counts the import summary reports. Importers
+// finish with keep_parsable, which checks the operators with the parser `wallsim run` uses.
 #pragma once
 
 #include <cstdint>
@@ -42,9 +42,9 @@ std::string to_jsonl(const ImportedTrace& trace);
 /// no measured time to replay. Importers call it last.
 void keep_parsable(ImportedTrace& trace);
 
-/// Writes the trace to path atomically (a sibling temporary file renamed into place) after
-/// parsing the text back with the trace parser; throws ConfigError when path cannot be
-/// written. A trace the parser rejects is a SimBug: importers must only write valid traces.
+/// Writes the trace to path atomically (a sibling temporary file renamed into place); throws
+/// ConfigError when path cannot be written. It writes what keep_parsable left, which the
+/// parser accepts: importers call keep_parsable last (and the fuzz targets check they do).
 void write_trace(const ImportedTrace& trace, const std::string& path);
 
 /// The summary printed after an import: operators per kind with their measured time, custom

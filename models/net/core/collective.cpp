@@ -158,7 +158,7 @@ CollectiveResult nccl_ring(
     // A chunk's trip round the ring meets the hops between nodes 2 x nodes times (AllReduce)
     // or nodes - 1 times, each slower by the network transport's proxy than a hop inside a node
     // (NCCL's count of inter-node steps, tuning.cc).
-    const uint32_t nodes = local >= 1 && p % local == 0 ? p / local : 1;
+    const uint32_t nodes = node_count(p, local);
     if (nodes > 1) {
         const double crossings = c == Collective::AllReduce ? 2.0 * nodes : nodes - 1.0;
         run.add_time(crossings * std::max(0.0, q.net_ring_hop_latency - q.ring_hop_latency));
@@ -391,6 +391,10 @@ std::string unsupported(const Topology& topology,
             return "hierarchical AllReduce needs whole nodes of ranks";
     }
     return {};
+}
+
+uint32_t node_count(uint32_t ranks, uint32_t ranks_per_node) {
+    return ranks_per_node >= 1 && ranks % ranks_per_node == 0 ? ranks / ranks_per_node : 1;
 }
 
 double bus_factor(Collective c, uint32_t ranks) {

@@ -61,6 +61,9 @@ struct CollectiveResult {
     uint32_t channels = 0;                  ///< channels (CTAs) it ran on
 };
 
+/// The nodes `ranks` fill, ranks_per_node each; 1 when they do not fill whole nodes.
+uint32_t node_count(uint32_t ranks, uint32_t ranks_per_node);
+
 /// nccl-tests' bus-bandwidth factor: 2(n-1)/n for AllReduce, (n-1)/n for the others.
 double bus_factor(Collective c, uint32_t ranks);
 

@@ -78,8 +78,8 @@ uint32_t channels_at(const TunerMachine& m, double speed) {
 TunerMachine tuner_machine(const Topology& topology, const CollectiveParams& params) {
     TunerMachine m;
     m.ranks = static_cast<uint32_t>(topology.gpus().size());
-    const uint32_t local = std::max<uint32_t>(1, std::min(params.ranks_per_node, m.ranks));
-    m.nodes = m.ranks % local == 0 ? m.ranks / local : 1;
+    m.nodes = node_count(m.ranks, std::min(params.ranks_per_node, m.ranks));
+    const uint32_t local = m.ranks / m.nodes;
     m.generation = params.nccl.generation;
     if (local > 1) {
         const LinkParams& link = topology.link(topology.route(0, 1).front());
@@ -120,9 +120,13 @@ SearchedGraph search_graph(const TunerMachine& m, Algorithm a) {
     // Lower speeds while they keep more than 49% of the first; a total as large as the GPU's
     // links is optimal and ends the search.
     size_t best = first;
+    double best_total = 0;
     for (size_t i = first; i < speeds.size() && speeds[i] / speeds[first] > 0.49; ++i) {
         const double total = channels_at(m, speeds[i]) * speeds[i];
-        if (total > channels_at(m, speeds[best]) * speeds[best] * (1 + 1e-9)) best = i;
+        if (total > best_total * (1 + 1e-9)) {
+            best = i;
+            best_total = total;
+        }
         if (total >= m.gpu_bandwidth) break;
     }
     g = {channels_at(m, speeds[best]), speeds[best], speeds[best]};
