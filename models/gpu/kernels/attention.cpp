@@ -60,7 +60,7 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
     const uint32_t warps = wgmma ? bm / 16 : (d <= 128 ? 4 : 8);
     const uint32_t rows = bm / warps;  // query rows per warp
     const uint32_t bn = wgmma ? (d <= 128 ? 128 : 64) : (d <= 64 ? 128 : 64);  // KV rows per block
-    const uint32_t stages = 2;
+    const uint32_t stages = wgmma ? 2 : 1;  // K and V buffers in shared memory
     const uint64_t kv_seq = p.kv_seq ? p.kv_seq : p.seq;
     KernelLaunch k;
     k.name = "flash_attention";
@@ -89,32 +89,55 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
 
     ProgramBuilder b;
     const uint8_t s = b.reg(), pr = b.reg(), o = b.reg(), frag = b.reg(), q = b.reg();
-    const uint8_t stage = b.regs(stages);
-    BlockPipeline pipe(b, g, warps, stages);
-    pipe.copy(kQ, q, 0, false);
-    pipe.copy(kK, stage, 0, true);
-    pipe.copy(kV, stage, 0, true);
-    pipe.wait(q, false, false);
-    pipe.loop(static_cast<uint32_t>(k.grid.k_tiles), p.causal, bm / bn);
-    // Wait for this block's K and V, let every warp see them, prefetch the next block.
-    pipe.wait(stage, true, true);
-    pipe.copy(kK, stage, 1, true);
-    pipe.copy(kV, stage, 1, true);
     const uint32_t values = rows * bn / 32;  // S elements per thread
     // ldmatrix.x4 per warp: Q's rows and the K block for S, the V block for O.
     const uint32_t kv_fragments = std::max<uint32_t>(1, uint32_t(bn * d * es / kLdmatrixBytes));
     const uint32_t qk_fragments = kv_fragments + uint32_t(rows * d * es / kLdmatrixBytes);
-    if (!wgmma) b.op(Opcode::Lds, qk_fragments, qk_fragments, frag).wavefronts(kWideWavefronts);
-    b.op(Opcode::Mma, qk_mmas, qk_mmas, s, wgmma ? q : frag);
     // Online softmax of the warp's rows x BN block: row max, exp, row sum, rescale O.
-    b.op(Opcode::Falu, values, 4, s, s);
-    b.op(Opcode::Shfl, 2, 1, frag, s).op(Opcode::Falu, 2, 1, s, s, frag);
-    b.op(Opcode::Ffma, values, values, s, s);
-    b.op(Opcode::Sfu, values, values, pr, s);
-    b.op(Opcode::Falu, values, 4, pr, pr);
-    b.op(Opcode::Falu, rows * d / 32, rows * d / 32, o, o);
-    if (!wgmma) b.op(Opcode::Lds, kv_fragments, kv_fragments, frag).wavefronts(kWideWavefronts);
-    b.op(Opcode::Mma, pv_mmas, pv_mmas, o, pr, o).mma_kind(1);
+    const auto softmax = [&] {
+        b.op(Opcode::Falu, values, 4, s, s);
+        b.op(Opcode::Shfl, 2, 1, frag, s).op(Opcode::Falu, 2, 1, s, s, frag);
+        b.op(Opcode::Ffma, values, values, s, s);
+        b.op(Opcode::Sfu, values, values, pr, s);
+        b.op(Opcode::Falu, values, 4, pr, pr);
+        b.op(Opcode::Falu, rows * d / 32, rows * d / 32, o, o);
+    };
+    if (wgmma) {
+        // Two stages: this block's K and V were copied during the last block's math.
+        const uint8_t stage = b.regs(stages);
+        BlockPipeline pipe(b, g, warps, stages);
+        pipe.copy(kQ, q, 0, false);
+        pipe.copy(kK, stage, 0, true);
+        pipe.copy(kV, stage, 0, true);
+        pipe.wait(q, false, false);
+        pipe.loop(static_cast<uint32_t>(k.grid.k_tiles), p.causal, bm / bn);
+        // Wait for this block's K and V, let every warp see them, prefetch the next block.
+        pipe.wait(stage, true, true);
+        pipe.copy(kK, stage, 1, true);
+        pipe.copy(kV, stage, 1, true);
+        b.op(Opcode::Mma, qk_mmas, qk_mmas, s, q);
+        softmax();
+        b.op(Opcode::Mma, pv_mmas, pv_mmas, o, pr, o).mma_kind(1);
+    } else {
+        // FlashAttention-2's schedule (flash_fwd_kernel.h): one shared-memory buffer each for
+        // K and V. V's copy runs under S = QKᵀ and the next K's under the softmax and O += PV;
+        // every warp waits for each copy and meets the others at a barrier before using it.
+        const uint8_t kb = b.reg(), vb = b.reg();
+        BlockPipeline pipe(b, g, warps, 1);
+        pipe.copy(kQ, q, 0, false);
+        pipe.copy(kK, kb, 0, false);
+        pipe.loop(static_cast<uint32_t>(k.grid.k_tiles), p.causal, bm / bn);
+        pipe.wait(q, false, false);
+        pipe.wait(kb, false, true);
+        pipe.copy(kV, vb, 0, false);
+        b.op(Opcode::Lds, qk_fragments, qk_fragments, frag).wavefronts(kWideWavefronts);
+        b.op(Opcode::Mma, qk_mmas, qk_mmas, s, frag);
+        pipe.wait(vb, false, true);
+        pipe.copy(kK, kb, 1, false);
+        softmax();
+        b.op(Opcode::Lds, kv_fragments, kv_fragments, frag).wavefronts(kWideWavefronts);
+        b.op(Opcode::Mma, pv_mmas, pv_mmas, o, pr, o).mma_kind(1);
+    }
     b.marker(Opcode::LoopEnd);
     // Epilogue: divide by the row sums, stage O in shared memory, store it.
     const uint32_t outputs = rows * d / 32;

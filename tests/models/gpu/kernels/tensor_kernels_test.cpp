@@ -314,6 +314,15 @@ TEST(Attention, MmaSyncKernelsTakeFlashAttention2sShape) {
         EXPECT_EQ(in.shared_wavefronts, 4u);
     }
     EXPECT_EQ(fragment_loads, (std::vector<uint32_t>{48, 32}));
+    // One shared-memory buffer each for K and V (flash_fwd_kernel.h): V's copy under S = QKᵀ,
+    // the next K's under the softmax and O += PV, a barrier before each is used.
+    EXPECT_EQ(d128.shared_bytes_per_cta, (128u + 2 * 64) * 128 * 2);
+    int barriers_in_loop = 0, depth = 0;
+    for (const Instr& in : d128.program) {
+        depth += in.op == Opcode::LoopBegin ? 1 : in.op == Opcode::LoopEnd ? -1 : 0;
+        barriers_in_loop += depth > 0 && in.op == Opcode::Bar;
+    }
+    EXPECT_EQ(barriers_in_loop, 2);
     op.params = AttentionParams{1, 8, 1024, 1024, 64, true, false};
     EXPECT_EQ(testing::lower_one(op, a100).grid.k_tiles, 1024u / 128);
     // Hopper's wgmma kernel: two warpgroups of 16-row warps, 128-row blocks.
