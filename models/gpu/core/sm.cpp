@@ -151,14 +151,17 @@ uint32_t Sm::iteration(const Warp& w) const {
 void Sm::advance_control(Warp& w) {
     while (true) {
         const Instr& in = kernel_.program[w.pc];
-        if (in.leader && w.warp_in_cta != 0) {  // `if (warp == 0)`: a uniform branch
+        if ((in.leader && w.warp_in_cta != 0) ||  // `if (warp == 0)`: a uniform branch
+            (in.stream_k_only && !kernel_.grid.is_stream_k_unit(w.cta))) {
             ++w.pc;
             continue;
         }
         switch (in.op) {
             case Opcode::LoopBegin: {
                 uint32_t trips = in.count;
-                if (in.triangular) {
+                if (in.grid_trips) {
+                    trips = static_cast<uint32_t>(kernel_.grid.trips(w.cta));
+                } else if (in.triangular) {
                     const uint64_t diagonal = (kernel_.grid.of(w.cta).m + 1) * in.chains;
                     trips = static_cast<uint32_t>(std::min<uint64_t>(trips, diagonal));
                 } else if (in.from_diagonal) {

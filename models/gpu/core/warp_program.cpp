@@ -61,12 +61,33 @@ uint64_t AddressStream::address(uint64_t cta, uint64_t iteration, uint64_t threa
     return base + v * access_bytes;
 }
 
-TileGrid::Coord TileGrid::of(uint64_t cta) const {
+uint64_t TileGrid::trips(uint64_t cta) const {
+    if (!is_stream_k_unit(cta)) return k_tiles;
+    const uint64_t unit = cta / stream_k.cluster;
+    return stream_k.iters + (unit < stream_k.big ? 1 : 0);
+}
+
+TileGrid::Coord TileGrid::of(uint64_t cta, uint64_t iteration) const {
     Coord c;
     const uint64_t per_split = m_tiles * n_tiles;
-    c.batch = cta / (per_split * k_splits);
-    c.split = cta / per_split % k_splits;
-    const uint64_t t = cta % per_split;
+    uint64_t tile = 0;  // in the order of the grid, batch outermost
+    if (is_stream_k_unit(cta)) {
+        const uint64_t unit = cta / stream_k.cluster;
+        const uint64_t first = unit * stream_k.iters + std::min(unit, stream_k.big);
+        c.past = iteration >= trips(cta);
+        const uint64_t walked = first + std::min(iteration, trips(cta) - 1);
+        tile = walked / k_tiles * stream_k.cluster + cta % stream_k.cluster;
+        c.k = walked % k_tiles;
+    } else if (stream_k.units) {
+        tile = stream_k.tiles + (cta - stream_k.units);
+        c.k = iteration;
+    } else {
+        c.split = cta / per_split % k_splits;
+        tile = cta / (per_split * k_splits) * per_split + cta % per_split;
+        c.k = c.split * k_tiles + iteration;
+    }
+    c.batch = tile / per_split;
+    const uint64_t t = tile % per_split;
     // Groups of `group` M-tiles: inside a group, CTAs go down M first, then across N.
     const uint64_t per_group = uint64_t{group} * n_tiles;
     const uint64_t first_m = t / per_group * group;
@@ -83,13 +104,13 @@ void tile_lines(const AddressStream& s,
                 uint32_t part,
                 uint32_t parts,
                 std::vector<LineAccess>& out) {
-    const TileGrid::Coord c = grid.of(cta);
+    const TileGrid::Coord c = grid.of(cta, iteration);
+    if (c.past) return;
     const auto index = [&](AddressStream::Axis a) -> uint64_t {
         switch (a) {
             case AddressStream::Axis::M: return c.m;
             case AddressStream::Axis::N: return c.n;
-            case AddressStream::Axis::K:
-                return c.split * grid.k_tiles + iteration + c.m * s.diagonal_step;
+            case AddressStream::Axis::K: return c.k + c.m * s.diagonal_step;
             default: return 0;
         }
     };

@@ -81,6 +81,11 @@ struct Instr {
     /// pass). Never the main loop: the sampler must not skip its trips, whose lines the
     /// second pass finds in the caches.
     bool reread_later = false;
+    /// LoopBegin: trips are the CTA's own (TileGrid::trips: a stream-K unit walks its share of
+    /// k-tiles, not count).
+    bool grid_trips = false;
+    /// Run only by stream-K units (TileGrid::is_stream_k_unit): their partial-tile fix-up.
+    bool stream_k_only = false;
 };
 
 /// How the threads of a grid walk one array. The vector (access_bytes-sized element group)
@@ -144,14 +149,36 @@ struct AddressStream {
 /// outermost coordinate inside a batch (a CUDA grid's z), so a wave's CTAs share their K range.
 struct TileGrid {
     uint64_t batch = 1, m_tiles = 1, n_tiles = 1;
-    uint64_t k_tiles = 1;  ///< k-tiles each CTA walks (its main loop's trips)
+    uint64_t k_tiles = 1;  ///< k-tiles of a whole tile (per split); a data-parallel CTA's trips
     uint64_t k_splits = 1;
     uint32_t group = 8;
+    /// Stream-K (docs/references.md [osama2023], [cutlass-streamk]): the first tiles (in the
+    /// order above, batch outermost) are shared by `units` CTAs, which walk their k-tiles
+    /// back to back, tile after tile; whole tiles from `tiles` on go one to a CTA after them.
+    /// A cluster of `cluster` consecutive CTAs is one unit over as many consecutive tiles,
+    /// every member on its own tile of the group with the same k-tiles.
+    struct StreamK {
+        uint64_t units = 0;  ///< CTAs (a multiple of cluster); 0: no stream-K
+        uint64_t tiles = 0;  ///< tiles they share (a multiple of cluster)
+        uint64_t iters = 0;  ///< k-tiles each cluster walks ...
+        uint64_t big = 0;    ///< ... one more for the first `big` clusters
+        uint32_t cluster = 1;
+    };
+    StreamK stream_k;
     struct Coord {
         uint64_t batch = 0, split = 0, m = 0, n = 0;
+        uint64_t k = 0;     ///< the k-tile of K this iteration walks
+        bool past = false;  ///< past the CTA's last trip (a prefetch beyond it copies nothing)
     };
-    uint64_t ctas() const { return batch * k_splits * m_tiles * n_tiles; }
-    Coord of(uint64_t cta) const;
+    uint64_t tiles() const { return batch * m_tiles * n_tiles; }
+    uint64_t ctas() const {
+        return stream_k.units ? stream_k.units + tiles() - stream_k.tiles : tiles() * k_splits;
+    }
+    bool is_stream_k_unit(uint64_t cta) const { return cta < stream_k.units; }
+    /// The main loop's trips of a CTA: k_tiles, or a stream-K unit's share.
+    uint64_t trips(uint64_t cta) const;
+    /// Where cta works on main-loop iteration `iteration`.
+    Coord of(uint64_t cta, uint64_t iteration = 0) const;
 };
 
 /// The lines of the Tile stream s a CTA copies on k-iteration `iteration`: part `part` of

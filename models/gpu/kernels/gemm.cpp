@@ -112,6 +112,28 @@ std::vector<TileCandidate> candidates(Path path) {
     return out;
 }
 
+/// The stream-K decomposition gemm_kernels gives tile t (none on Ampere, for grids within
+/// one wave or with split-K).
+TileGrid::StreamK stream_k_of(const GemmProblem& p,
+                              const GemmTile& t,
+                              uint32_t ctas_per_sm,
+                              const GpuTarget& g) {
+    if (path_of(p, g) != Path::Wgmma || t.k_splits > 1) return {};
+    const uint64_t wave = uint64_t{g.core.sm_count} * ctas_per_sm;
+    const uint64_t tiles = p.batch * ceil_div(p.m, t.bm) * ceil_div(p.n, t.bn);
+    if (tiles <= wave) return {};
+    return plan_stream_k(tiles, wave, t.cluster, ceil_div(p.k, t.bk));
+}
+
+/// A launch of tile t's shape (threads, registers, shared memory), for its occupancy.
+KernelLaunch occupancy_probe(const GemmProblem& p, const GemmTile& t) {
+    KernelLaunch probe;
+    probe.threads_per_cta = t.warps * 32;
+    probe.registers_per_thread = registers_of(t);
+    probe.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
+    return probe;
+}
+
 }  // namespace
 
 AddressStream tile_stream(const std::string& name,
@@ -150,7 +172,7 @@ AddressStream rows_stream(const std::string& name,
                        tile_rows, row_bytes);
 }
 
-GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
+GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g, bool stream_k) {
     const Path path = path_of(p, g);
     GemmTile best;
     double best_cycles = 0;
@@ -164,11 +186,7 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
         t.warps = warps_of(path, bm, bn);
         t.stages = std::min<uint32_t>(kMaxStages, g.core.sm.shared_memory / stage_bytes(p, t));
         if (t.stages < 2) continue;
-        KernelLaunch probe;
-        probe.threads_per_cta = t.warps * 32;
-        probe.registers_per_thread = registers_of(t);
-        probe.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
-        const uint32_t ctas_per_sm = occupancy_of(g.core.sm, probe).ctas_per_sm;
+        const uint32_t ctas_per_sm = occupancy_of(g.core.sm, occupancy_probe(p, t)).ctas_per_sm;
         if (ctas_per_sm == 0) continue;
         // mma.sync and FFMA warps load their fragments from shared memory before each MMA: a
         // scheduler with one resident warp cannot overlap those loads with the math, so such
@@ -180,10 +198,13 @@ GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& g) {
         // must deliver every CTA's A tiles and every cluster's B tiles.
         const double ctas = double(p.batch) * double(ceil_div(p.m, bm)) * double(ceil_div(p.n, bn));
         const double k_tiles = double(ceil_div(p.k, t.bk));
-        const double compute =
-            std::ceil(ctas / g.core.sm_count) * k_tiles * k_tile_cycles(path, p, t, g);
         for (uint32_t cluster : clusters_of(path, p, bm)) {
             t.cluster = cluster;
+            // Tiles per SM: whole waves, or their share where stream-K evens out the last wave.
+            const bool shared_waves = stream_k && stream_k_of(p, t, ctas_per_sm, g).units > 0;
+            const double per_sm =
+                shared_waves ? ctas / g.core.sm_count : std::ceil(ctas / g.core.sm_count);
+            const double compute = per_sm * k_tiles * k_tile_cycles(path, p, t, g);
             const double bytes = a_tile_bytes(p, t) + double(b_tile_bytes(p, t)) / cluster;
             const double l2 = ctas * k_tiles * bytes /
                               (double(g.core.l2.slices) * g.core.l2.bytes_per_clock_per_slice);
@@ -216,6 +237,34 @@ uint32_t choose_k_splits(const GemmProblem& p, const GemmTile& t, const GpuTarge
     return 1;
 }
 
+TileGrid::StreamK plan_stream_k(uint64_t tiles,
+                                uint64_t ctas_per_wave,
+                                uint32_t cluster,
+                                uint64_t k_tiles) {
+    // CUTLASS's min_iters_per_sk_unit_: a unit walks at least this many k-tiles.
+    constexpr uint64_t kMinUnitTrips = 8;
+    TileGrid::StreamK sk;
+    sk.cluster = std::max<uint32_t>(1, cluster);
+    const uint64_t wave = ctas_per_wave / sk.cluster * sk.cluster;
+    if (wave == 0 || k_tiles <= kMinUnitTrips) return sk;
+    const uint64_t full_waves = tiles / wave;
+    const uint64_t tail = tiles - full_waves * wave;
+    // Data-parallel when the waves come out even or the last one is at least half full.
+    if (tail == 0 || 2 * tail >= wave) return sk;
+    // The last full wave and the partial one are shared; the waves before run whole tiles.
+    const uint64_t whole_waves = full_waves > 1 ? full_waves - 1 : 0;
+    const uint64_t shared = (tiles - whole_waves * wave) / sk.cluster * sk.cluster;
+    const uint64_t units =
+        std::min(wave, k_tiles * shared / kMinUnitTrips / sk.cluster * sk.cluster);
+    if (shared == 0 || units == 0) return sk;
+    const uint64_t trips = k_tiles * (shared / sk.cluster);  // every cluster's k-tiles
+    sk.units = units;
+    sk.tiles = shared;
+    sk.iters = trips / (units / sk.cluster);
+    sk.big = trips % (units / sk.cluster);
+    return sk;
+}
+
 KernelLaunch gemm_kernel(const GemmProblem& p,
                          const GemmTile& t,
                          const GpuTarget& g,
@@ -237,6 +286,14 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
                            " splits");
     k.grid.k_splits = t.k_splits;
     k.grid.k_tiles = k_tiles / t.k_splits;
+    const bool stream_k = t.stream_k.units > 0;
+    if (stream_k) {
+        if (path != Path::Wgmma || t.k_splits > 1 || t.stream_k.cluster != std::max(1u, t.cluster))
+            throw NotLowerable(
+                "stream-K needs the wgmma (Hopper) path, no split-K and the "
+                "tile's cluster");
+        k.grid.stream_k = t.stream_k;
+    }
     k.ctas = checked_grid(k.grid.ctas());
     k.threads_per_cta = t.warps * 32;
     k.registers_per_thread = registers_of(t);
@@ -261,7 +318,11 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     k.streams.push_back(tile_stream(split ? "C_partial" : "C", space, p.batch * t.k_splits, p.m,
                                     p.n * os, Axis::M, Axis::N, t.bm, t.bn * os));
     if (split) k.streams.back().split_bytes = p.batch * k.streams.back().batch_bytes;
-    constexpr uint8_t kA = 0, kB = 1, kC = 2;
+    constexpr uint8_t kA = 0, kB = 1, kC = 2, kPartial = 3;
+    // Stream-K: the FP32 partial sums of tiles that units share, in a workspace.
+    if (stream_k)
+        k.streams.push_back(tile_stream("C_partial", space, p.batch, p.m, p.n * sizeof(float),
+                                        Axis::M, Axis::N, t.bm, t.bn * sizeof(float)));
 
     ProgramBuilder b;
     const uint8_t acc = b.reg();
@@ -279,7 +340,14 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     };
     for (uint32_t u = 0; u + 1 < t.stages; ++u)
         copy_stage(u);
-    b.marker(Opcode::LoopBegin, static_cast<uint32_t>(k.grid.k_tiles));
+    if (stream_k) {
+        // A unit's trips are its own share (TileGrid::trips); count is the longest.
+        b.marker(Opcode::LoopBegin,
+                 static_cast<uint32_t>(std::max<uint64_t>(k.grid.k_tiles, t.stream_k.iters + 1)))
+            .grid_trips();
+    } else {
+        b.marker(Opcode::LoopBegin, static_cast<uint32_t>(k.grid.k_tiles));
+    }
     // Wait until this k-tile's buffer is full (mbarrier / cp.async.wait_group), then
     // __syncthreads so every warp sees it, then refill the buffer the last k-tile used.
     b.op(Opcode::Ialu, 1, 1, kNoReg, stage).rotating(t.stages);
@@ -321,8 +389,19 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
         }
     }
     b.marker(Opcode::LoopEnd);
-    // Epilogue: convert the accumulators, stage C in shared memory, one bulk store.
     const uint32_t accumulators = t.bm * t.bn / (t.warps * 32);
+    if (stream_k) {
+        // The fix-up of a tile units share: a unit stores its partial sums, and the unit that
+        // finishes a tile adds a peer's; on average each unit does one of each. (CUTLASS's
+        // unit also waits for its peers' flags, which this leaves out.)
+        const uint8_t peer = b.reg();
+        b.tma_store(kPartial, 1).leader_only().stream_k_only();
+        b.tma(kPartial, peer, 1).leader_only().stream_k_only();
+        b.op(Opcode::Ialu, 1, 1, kNoReg, peer).leader_only().stream_k_only();
+        b.bar().stream_k_only();
+        b.op(Opcode::Falu, accumulators, accumulators, acc, acc, peer).stream_k_only();
+    }
+    // Epilogue: convert the accumulators, stage C in shared memory, one bulk store.
     const uint32_t converts = std::max<uint32_t>(1, accumulators / 2);
     b.op(Opcode::Falu, converts, converts, fragment, acc);
     const uint32_t stores = std::max<uint32_t>(1, accumulators * os / 16);
@@ -377,10 +456,13 @@ KernelLaunch split_k_reduce_kernel(const GemmProblem& p,
 std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
                                        const GpuTarget& g,
                                        std::optional<uint64_t> split_k) {
-    GemmTile t = choose_gemm_tile(p, g);
+    GemmTile t = choose_gemm_tile(p, g, !split_k);
     if (split_k && (*split_k == 0 || *split_k > kMaxKSplits))
         throw NotLowerable("split_k must be 1.." + std::to_string(kMaxKSplits));
     t.k_splits = split_k ? static_cast<uint32_t>(*split_k) : choose_k_splits(p, t, g);
+    if (!split_k)
+        t.stream_k =
+            stream_k_of(p, t, occupancy_of(g.core.sm, occupancy_probe(p, t)).ctas_per_sm, g);
     AddressSpace space;
     std::vector<KernelLaunch> kernels{gemm_kernel(p, t, g, space)};
     if (t.k_splits > 1) {

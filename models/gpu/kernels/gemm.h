@@ -40,7 +40,20 @@ struct GemmTile {
     /// FP32 partial sums to a workspace that a second kernel adds up (cuBLAS's split-K GEMM and
     /// its splitKreduce kernel). 1: no split.
     uint32_t k_splits = 1;
+    /// Stream-K (Hopper's persistent kernels): the first tiles shared by units that walk their
+    /// k-tiles back to back (TileGrid::StreamK; plan_stream_k). units 0: none.
+    TileGrid::StreamK stream_k;
 };
+
+/// CUTLASS's stream-K heuristic for Hopper (PersistentTileSchedulerSm90StreamKParams,
+/// docs/references.md [cutlass-streamk]): none when the tiles fill their last wave, when that
+/// wave is at least half full, or when a tile has 8 k-tiles or fewer; otherwise the last two
+/// waves' tiles (all of them if there are fewer) are shared by up to a wave of CTAs, each
+/// walking at least 8 k-tiles, in whole clusters. ctas_per_wave: SMs x CTAs per SM.
+TileGrid::StreamK plan_stream_k(uint64_t tiles,
+                                uint64_t ctas_per_wave,
+                                uint32_t cluster,
+                                uint64_t k_tiles);
 
 /// Most K splits a split-K GEMM takes: its reduce kernel adds up to this many partials per
 /// output in one pass.
@@ -68,8 +81,10 @@ AddressStream rows_stream(const std::string& name,
                           AddressStream::Axis axis,
                           uint64_t tile_rows);
 
-/// The tile the heuristic picks for p on target (hints may force block, not the tile).
-GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& target);
+/// The tile the heuristic picks for p on target (hints may force block, not the tile). With
+/// stream_k, the kernel will share its last waves' tiles as plan_stream_k says (gemm_kernels),
+/// so a partial last wave costs its share of the SMs' time, not a whole wave.
+GemmTile choose_gemm_tile(const GemmProblem& p, const GpuTarget& target, bool stream_k = false);
 
 /// How many ways t's GEMM splits K (GemmTile::k_splits), as a split-K heuristic decides: only
 /// when the grid leaves SMs idle in its one wave, into the number of splits (a divisor of the
@@ -87,8 +102,10 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
 
 /// A GEMM operator's kernels: the tile the heuristic picks, split along K as choose_k_splits
 /// decides (or `split_k` splits when given); a split GEMM is followed by the kernel that adds
-/// its partials and writes C. Throws NotLowerable for a split_k that does not divide the
-/// k-tiles evenly or exceeds kMaxKSplits.
+/// its partials and writes C. On Hopper (wgmma) a grid of more than one wave that
+/// choose_k_splits leaves whole runs stream-K as plan_stream_k says, unless split_k is given.
+/// Throws NotLowerable for a split_k that does not divide the k-tiles evenly or exceeds
+/// kMaxKSplits.
 std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
                                        const GpuTarget& target,
                                        std::optional<uint64_t> split_k = std::nullopt);

@@ -133,6 +133,17 @@ class ProgramBuilder {
         program_.back().stream = kind;
         return *this;
     }
+    /// Marks the last instruction (a LoopBegin) as walking the CTA's own trips
+    /// (TileGrid::trips).
+    ProgramBuilder& grid_trips() {
+        program_.back().grid_trips = true;
+        return *this;
+    }
+    /// Marks the last instruction as run by stream-K units only.
+    ProgramBuilder& stream_k_only() {
+        program_.back().stream_k_only = true;
+        return *this;
+    }
     /// A causal loop: trips = min(count, (the CTA's M tile + 1) x step).
     ProgramBuilder& triangular_loop(uint32_t count, uint32_t step) {
         marker(Opcode::LoopBegin, count);
