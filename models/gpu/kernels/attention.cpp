@@ -100,6 +100,7 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
         b.op(Opcode::Ffma, values, values, s, s);
         b.op(Opcode::Sfu, values, values, pr, s);
         b.op(Opcode::Falu, values, 4, pr, pr);
+        b.op(Opcode::Falu, values / 2, values / 2, pr, pr);  // P to 16-bit pairs (cvt .bf16x2)
         b.op(Opcode::Falu, rows * d / 32, rows * d / 32, o, o);
     };
     if (wgmma) {

@@ -97,8 +97,10 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
     b.op(Opcode::Mma, mmas(0), mmas(0), s, wgmma ? kv : frag);   // S = Q·Kᵀ
     b.op(Opcode::Ffma, values, values, s, s);                    // S·scale - lse
     b.op(Opcode::Sfu, values, values, s, s);                     // P = exp(..)
+    b.op(Opcode::Falu, values / 2, values / 2, s, s);            // P to 16-bit pairs
     b.op(Opcode::Mma, mmas(0), mmas(0), dp, wgmma ? kv : frag);  // dP = dO·Vᵀ
     b.op(Opcode::Falu, 2 * values, values, dp, dp, s);           // dS = P (dP - D)
+    b.op(Opcode::Falu, values / 2, values / 2, dp, dp);          // dS to 16-bit pairs
     b.op(Opcode::Mma, mmas(1), mmas(1), dv, s, dv).mma_kind(1);  // dV += Pᵀ·dO
     b.op(Opcode::Sts, std::max<uint32_t>(1, uint32_t(values * es / 16)), 1, kNoReg, dp)
         .wavefronts(kWideWavefronts);
