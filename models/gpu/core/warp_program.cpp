@@ -74,8 +74,9 @@ TileGrid::Coord TileGrid::of(uint64_t cta, uint64_t iteration) const {
     if (is_stream_k_unit(cta)) {
         const uint64_t unit = cta / stream_k.cluster;
         const uint64_t first = unit * stream_k.iters + std::min(unit, stream_k.big);
-        c.past = iteration >= trips(cta);
-        const uint64_t walked = first + std::min(iteration, trips(cta) - 1);
+        const uint64_t unit_trips = trips(cta);
+        c.past = iteration >= unit_trips;
+        const uint64_t walked = first + std::min(iteration, unit_trips - 1);
         tile = walked / k_tiles * stream_k.cluster + cta % stream_k.cluster;
         c.k = walked % k_tiles;
     } else if (stream_k.units) {
