@@ -152,6 +152,11 @@ ParamTable<Calibration> calibration_param_table() {
              "measured at the power limit; at most unthrottled_tflops")
         .required();
     t.text("source", &P::source, "a key of docs/references.md").required();
+    t.options("charge", &P::charge,
+              {{"analytic", CalibrationCharge::Analytic}, {"sampled", CalibrationCharge::Sampled}},
+              "whose count of the GEMM's events the fit charged: the Roofline's or the "
+              "cycle-level GPU's")
+        .required();
     return t;
 }
 
@@ -248,30 +253,35 @@ ClockedLoad analytic_load(const EnergyParams& e,
     return load;
 }
 
-double fit_technology_scale(const Calibration& cal,
-                            const hw::HardwareParams& hw,
-                            const EnergyParams& device) {
-    const double f_max = max_clock_of(hw, ComputeUnit::Tensor, cal.dtype);
-    if (!(f_max > 0) || !(hw.tdp_watts > 0))
-        throw std::invalid_argument("the calibration hardware needs a tensor rate and power.tdp");
+EnergyBreakdown analytic_events(const Calibration& cal, const EnergyParams& device) {
     OpCost c;
     c.unit = ComputeUnit::Tensor;
     c.dtype = cal.dtype;
     const double m = double(cal.m), n = double(cal.n), k = double(cal.k);
     c.flops = 2 * m * n * k;
     c.dram_bytes = (m * k + k * n + m * n) * static_cast<double>(dtype_bytes(cal.dtype));
+    EnergyTable unscaled = device.table;
+    unscaled.scale = 1.0;
+    return charge(unscaled, c);
+}
+
+double fit_technology_scale(const Calibration& cal,
+                            const hw::HardwareParams& hw,
+                            const EnergyParams& device,
+                            const EnergyBreakdown& events) {
+    const double f_max = max_clock_of(hw, ComputeUnit::Tensor, cal.dtype);
+    if (!(f_max > 0) || !(hw.tdp_watts > 0))
+        throw std::invalid_argument("the calibration hardware needs a tensor rate and power.tdp");
+    const double flops = 2 * double(cal.m) * double(cal.n) * double(cal.k);
     const double ratio = cal.throttled_tflops / cal.unthrottled_tflops;
-    const double seconds = c.flops / (cal.throttled_tflops * 1e12);
+    const double seconds = flops / (cal.throttled_tflops * 1e12);
     const double volts = device.governor.curve.empty()
                              ? device.governor.nominal_volts
                              : device.governor.curve.volts_at(ratio * f_max);
     const double vf =
         (volts / device.governor.nominal_volts) * (volts / device.governor.nominal_volts);
-    EnergyTable unscaled = device.table;
-    unscaled.scale = 1.0;
-    const EnergyBreakdown e = charge(unscaled, c);
-    const double on_chip = (e.compute + e.sram + e.l2) * vf;
-    const double budget = (hw.tdp_watts - device.table.static_power) * seconds - e.dram;
+    const double on_chip = (events.compute + events.sram + events.l2) * vf;
+    const double budget = (hw.tdp_watts - device.table.static_power) * seconds - events.dram;
     if (!(budget > 0) || !(on_chip > 0))
         throw std::invalid_argument("static power and HBM alone exceed power.tdp");
     return budget / on_chip;
@@ -297,7 +307,7 @@ void EnergyParams::publish(StatGroup& g, const hw::HardwareParams& hw) const {
     StatGroup& fma = g.add_group("fma");
     for (const ComputeUnit unit : {ComputeUnit::Vector, ComputeUnit::Tensor}) {
         StatGroup* ug = nullptr;
-        for (const auto& [dtype, joules] : t.fma) {
+        for (const auto& [dtype, joules] : unit == ComputeUnit::Tensor ? t.tensor_fma : t.fma) {
             if (hw.peak_flops(unit, dtype) <= 0) continue;
             if (!ug) ug = &fma.add_group(to_string(unit));
             ug->add_scalar(

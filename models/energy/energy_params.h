@@ -81,14 +81,20 @@ ClockedLoad analytic_load(const EnergyParams& e,
                           const OpCost& cost,
                           const EnergyBreakdown& charged);
 
-/// The technology scale at which `device` (built with scale 1 or any other: it is replaced)
-/// draws exactly its power limit while running the calibration GEMM at the throttled rate:
-/// the GEMM's time at the maximum clock is flops / unthrottled, the governor's clock is
-/// max x throttled / unthrottled, and static + (scale x on-chip x (V/V0)^2 + HBM) / time
-/// = power.tdp is solved for scale. Throws std::invalid_argument when no positive scale fits.
+/// The calibration GEMM as the Roofline counts it (its FLOPs and compulsory DRAM bytes),
+/// charged from device's table at scale 1 and nominal voltage.
+EnergyBreakdown analytic_events(const Calibration& cal, const EnergyParams& device);
+
+/// The technology scale at which `device` draws exactly its power limit while running the
+/// calibration GEMM at the throttled rate. `events`: the GEMM's events charged at scale 1 and
+/// nominal voltage (analytic_events, or the cycle-level kernel's, as cal.charge says). The
+/// governor's clock is max x throttled / unthrottled, the time flops / throttled, and
+/// static + (scale x on-chip x (V/V0)^2 + HBM) / time = power.tdp is solved for scale. Throws
+/// std::invalid_argument when no positive scale fits.
 double fit_technology_scale(const Calibration& cal,
                             const hw::HardwareParams& hw,
-                            const EnergyParams& device);
+                            const EnergyParams& device,
+                            const EnergyBreakdown& events);
 
 /// The maximum clock of the unit and dtype an operator runs on, Hz (0 when it has none).
 double max_clock_of(const hw::HardwareParams& hw, ComputeUnit unit, DType dtype);

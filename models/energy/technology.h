@@ -20,6 +20,12 @@ class ConfigNode;
 
 namespace sim::energy {
 
+/// Whose count of the calibration GEMM's events the fit charged: the Roofline's (its FLOPs and
+/// compulsory DRAM bytes, `--fidelity analytic`) or the cycle-level GPU's (every FLOP, shared
+/// memory, L2 and HBM event its kernel counted, `--fidelity sampled`). A scale reproduces its
+/// measurement only with the charge it was fitted with.
+enum class CalibrationCharge { Analytic, Sampled };
+
 /// The measurement a technology's scale was fitted to: a large GEMM on a shipped preset that
 /// ran at `unthrottled_tflops` when its datapath barely toggled (zero inputs: below the power
 /// limit, so at the maximum clock) and at `throttled_tflops` on random inputs (at the power
@@ -28,9 +34,10 @@ struct Calibration {
     std::string hardware;          ///< preset name under configs/hw
     uint64_t m = 0, n = 0, k = 0;  ///< the GEMM
     DType dtype = DType::FP16;
-    double unthrottled_tflops = 0;  ///< at the maximum clock, TFLOP/s
-    double throttled_tflops = 0;    ///< at the power limit, TFLOP/s
-    std::string source;             ///< a key of docs/references.md
+    double unthrottled_tflops = 0;                          ///< at the maximum clock, TFLOP/s
+    double throttled_tflops = 0;                            ///< at the power limit, TFLOP/s
+    std::string source;                                     ///< a key of docs/references.md
+    CalibrationCharge charge = CalibrationCharge::Sampled;  ///< the events the fit charged
 };
 
 struct TechnologyParams {

@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "models/gpu/context_axis.h"
+#include "models/gpu/kernel_charge.h"
 #include "models/gpu/kernels/kernels.h"
 #include "models/gpu/op_key.h"
 #include "models/hbm/hbm_stats.h"
@@ -86,25 +87,6 @@ std::string GpuOpModel::why_unsupported(const Op& op) const {
     return {};
 }
 
-EnergyBreakdown GpuOpModel::energy_of(const KernelResult& r,
-                                      const GpuCore& core,
-                                      DType dtype) const {
-    const energy::EnergyTable& t = energy_.table;
-    const KernelTotals& k = r.totals;
-    const double sector = GpuCoreConfig::kSectorBytes;
-    EnergyBreakdown e;
-    e.compute =
-        (k.thread_flops - k.tensor_flops) / 2 * t.fma_energy(ComputeUnit::Vector, DType::FP32) +
-        k.tensor_flops / 2 * t.fma_energy(ComputeUnit::Tensor, dtype);
-    e.sram = k.l1_sectors * sector * t.sram_per_byte * t.scale;
-    e.l2 = (k.l2_read_sectors + k.l2_write_sectors) * sector * t.l2_per_byte * t.scale;
-    // Every ACT, burst and REF the HBM model counted, scaled to the whole kernel's traffic.
-    const double simulated = double(r.memory.dram_read_bytes + r.memory.dram_write_bytes);
-    const double dram = hbm::hbm_energy(params_.hbm, core.memory().dram());
-    e.dram = simulated > 0 ? dram * (k.dram_read_bytes + k.dram_write_bytes) / simulated : dram;
-    return e;
-}
-
 KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
                                      const KernelResult& r,
                                      const GpuCore& core) const {
@@ -160,13 +142,6 @@ KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
 }
 
 namespace {
-
-bool uses_tensor_cores(const KernelLaunch& k) {
-    for (const Instr& in : k.program) {
-        if (in.op == Opcode::Mma) return true;
-    }
-    return false;
-}
 
 /// One kernels.csv row for an operator of several kernels (naive attention): times, counts and
 /// bytes add up; ratios are averaged over the kernels' cycles; the shape is the longest one's.
@@ -226,13 +201,11 @@ GpuOpModel::Outcome GpuOpModel::run_kernels(const Op& op,
     SamplingOptions sampling;
     sampling.enabled = sampled_;
     for (const KernelLaunch& k : kernels) {
-        // Kernels on the Tensor Cores run at the clock the Tensor Core peaks are quoted at.
-        GpuCoreConfig config = params_.core;
-        if (uses_tensor_cores(k)) config.clock_hz = params_.tensor_clock_hz;
+        const GpuCoreConfig config = core_config_for(params_, k);
         GpuCore core(config, params_.hbm.core, k);
         const KernelResult r = core.run(sampling);
         const TimePs at_max = ClockDomain("sm", config.clock_hz).to_ps(Cycle{r.cycles});
-        EnergyBreakdown e = energy_of(r, core, op.dtype);
+        EnergyBreakdown e = kernel_energy(energy_.table, params_.hbm, r, core, op.dtype);
         // The power limit, solved from the kernel's split rather than re-simulated: its SM
         // side stretches as 1/f, its DRAM traffic cannot go faster than the HBM peak, its
         // on-chip energy follows V(f)^2 and its HBM energy does not.

@@ -90,7 +90,6 @@ class GpuOpModel final : public OpModel {
     KernelMetrics metrics_of(const KernelLaunch& k,
                              const KernelResult& r,
                              const GpuCore& core) const;
-    EnergyBreakdown energy_of(const KernelResult& r, const GpuCore& core, DType dtype) const;
 
     GpuParams params_;
     energy::EnergyParams energy_;

@@ -24,11 +24,22 @@ EnergyTable EnergyTable::horowitz_45nm() {
     t.fma[DType::TF32] = (1.1 + 0.9) * kPico;
     t.fma[DType::FP8] = (0.2 + 0.4) * kPico;
     t.fma[DType::FP64] = (3.7 * (53.0 / 24) * (53.0 / 24) + 2 * 0.9) * kPico;
-    // Operand traffic per FMA, in operands (multiplied by the dtype's bytes). CUDA cores:
-    // read a, b, c, write d. Tensor cores: an m16n8k16 MMA per warp reads A (16×16) and
-    // B (16×8), reads and writes C (16×8) for 2048 FMAs: (256 + 128 + 2 × 128) / 2048.
-    t.register_operands_per_fma[ComputeUnit::Vector] = 4.0;
-    t.register_operands_per_fma[ComputeUnit::Tensor] = (256.0 + 128 + 2 * 128) / 2048;
+    // Tensor Cores multiply in the operands' precision and add the products into a wider
+    // accumulator (tensor_accumulator_bytes): an FP32 add (0.9 pJ) for TF32, FP16, BF16 and
+    // FP8, a 32-bit integer add (0.1 pJ, Horowitz) for INT8, an FP64 add for FP64.
+    t.tensor_fma[DType::FP16] = (1.1 + 0.9) * kPico;
+    t.tensor_fma[DType::BF16] = t.tensor_fma[DType::FP16];
+    t.tensor_fma[DType::TF32] = (1.1 + 0.9) * kPico;
+    t.tensor_fma[DType::FP8] = (0.2 + 0.9) * kPico;
+    t.tensor_fma[DType::INT8] = (0.2 + 0.1) * kPico;
+    t.tensor_fma[DType::FP64] = t.fma[DType::FP64];
+    // Operand traffic per FMA, in operands (multiplied by their bytes). CUDA cores: read a, b
+    // and c, write d, all in one precision. Tensor cores: an m16n8k16 MMA per warp reads A
+    // (16×16) and B (16×8) and reads and writes the accumulator C (16×8) for 2048 FMAs; its
+    // depth spans 32 bytes of operands (m16n8k32 for FP8 and INT8, k8 for TF32), so narrower
+    // operands share one accumulator read and write among more FMAs (fma_energy).
+    t.register_operands_per_fma[ComputeUnit::Vector] = {2.0, 2.0};
+    t.register_operands_per_fma[ComputeUnit::Tensor] = {(256.0 + 128) / 2048, 2 * 128.0 / 2048};
     t.register_per_byte = 10.0 / 8 * kPico;  // 8 KB SRAM, 64-bit read: 10 pJ
     t.sram_per_byte = 20.0 / 8 * kPico;      // 32 KB SRAM, 64-bit read: 20 pJ
     t.l2_per_byte = 100.0 / 8 * kPico;       // 1 MB SRAM, 64-bit read: 100 pJ
@@ -38,12 +49,27 @@ EnergyTable EnergyTable::horowitz_45nm() {
     return t;
 }
 
+uint64_t tensor_accumulator_bytes(DType operands) {
+    return operands == DType::FP64 ? 8 : 4;
+}
+
 double EnergyTable::fma_energy(ComputeUnit unit, DType dtype) const {
-    const auto f = fma.find(dtype);
-    if (f == fma.end()) throw std::out_of_range("no FMA energy for " + to_string(dtype));
+    const bool tensor = unit == ComputeUnit::Tensor;
+    const std::map<DType, double>& arithmetic = tensor ? tensor_fma : fma;
+    const auto f = arithmetic.find(dtype);
+    if (f == arithmetic.end())
+        throw std::out_of_range("no " + std::string(tensor ? "Tensor Core " : "") +
+                                "FMA energy for " + to_string(dtype));
     const auto r = register_operands_per_fma.find(unit);
-    const double operands = r == register_operands_per_fma.end() ? 0.0 : r->second;
-    return scale * (f->second + operands * dtype_bytes(dtype) * register_per_byte);
+    const RegisterOperands operands =
+        r == register_operands_per_fma.end() ? RegisterOperands{} : r->second;
+    const double bytes = double(dtype_bytes(dtype));
+    // A Tensor Core MMA is 32 bytes of operands deep: its accumulator traffic per FMA is
+    // quoted at 16-bit operands and scales with the operands' width.
+    const double accumulator = tensor ? operands.accumulator * bytes / 2 : operands.accumulator;
+    const double accumulator_bytes = tensor ? double(tensor_accumulator_bytes(dtype)) : bytes;
+    const double register_bytes = operands.multiplicands * bytes + accumulator * accumulator_bytes;
+    return scale * (f->second + register_bytes * register_per_byte);
 }
 
 EnergyBreakdown charge(const EnergyTable& t, const OpCost& cost) {

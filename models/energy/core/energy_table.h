@@ -23,12 +23,25 @@ struct HbmEnergy {
     double refresh = 0;        ///< one all-bank REF of one pseudo-channel
 };
 
+/// Register-file operands read and written per FMA: the two multiplicands, in the operation's
+/// precision, and the accumulator's read and write, in the accumulator's (for a Tensor Core,
+/// quoted at 16-bit operands: an MMA is 32 bytes of operands deep, so FP8 shares each
+/// accumulator access among twice the FMAs).
+struct RegisterOperands {
+    double multiplicands = 0;
+    double accumulator = 0;
+};
+
 struct EnergyTable {
-    /// Arithmetic of one FMA (a multiply and an add, 2 FLOP) by precision, J, before scale.
+    /// Arithmetic of one CUDA-core FMA (a multiply and an add in one precision, 2 FLOP), J,
+    /// before scale.
     std::map<DType, double> fma;
-    /// Register-file bytes read and written per FMA, by unit. A CUDA-core FMA reads three
-    /// operands and writes one; a tensor-core MMA reuses each operand across a tile.
-    std::map<ComputeUnit, double> register_operands_per_fma;
+    /// Arithmetic of one Tensor Core FMA by operand precision, J, before scale: a multiply in
+    /// that precision and an add into the MMA's accumulator (accumulator_bytes wide).
+    std::map<DType, double> tensor_fma;
+    /// Register-file operands per FMA, by unit. A CUDA-core FMA reads three operands and
+    /// writes one; a tensor-core MMA reuses each operand across a tile.
+    std::map<ComputeUnit, RegisterOperands> register_operands_per_fma;
     double register_per_byte = 0;  ///< register file access, J/B, before scale
     double sram_per_byte = 0;      ///< L1 / shared memory, J/B, before scale
     double l2_per_byte = 0;        ///< L2, J/B, before scale
@@ -52,6 +65,11 @@ struct EnergyTable {
     /// std::out_of_range when the table has no entry for dtype.
     double fma_energy(ComputeUnit unit, DType dtype) const;
 };
+
+/// Bytes of the accumulator a Tensor Core MMA on `operands` sums into: FP32 for TF32, FP16,
+/// BF16 and FP8 (the compute type cuBLAS and the frameworks run them with), 32-bit integers
+/// for INT8, FP64 for FP64.
+uint64_t tensor_accumulator_bytes(DType operands);
 
 /// The dynamic energy of an operator from its counted work: FLOPs at fma_energy, every
 /// device-memory byte through L2 and SRAM once and over HBM (one activation per row), link

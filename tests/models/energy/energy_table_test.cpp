@@ -32,10 +32,35 @@ TEST(EnergyTable, TensorCoresSpendLessOnOperandsThanCudaCores) {
         const double vector = t.fma_energy(ComputeUnit::Vector, d);
         const double tensor = t.fma_energy(ComputeUnit::Tensor, d);
         EXPECT_LT(tensor, vector);
-        // Same arithmetic; the difference is the register traffic: 4 operands vs 0.3125.
-        EXPECT_NEAR(vector - tensor, (4 - 0.3125) * 2 * t.register_per_byte, 1e-18);
+        // A CUDA-core FMA moves 4 two-byte operands through the register file; an MMA 0.1875
+        // two-byte multiplicands and 0.125 four-byte accumulator words per FMA.
+        EXPECT_NEAR(vector, (1.1 + 0.4) * kPico + 4 * 2 * t.register_per_byte, 1e-18);
+        EXPECT_NEAR(tensor, (1.1 + 0.9) * kPico + (0.1875 * 2 + 0.125 * 4) * t.register_per_byte,
+                    1e-18);
     }
     EXPECT_THROW(EnergyTable{}.fma_energy(ComputeUnit::Vector, DType::FP32), std::out_of_range);
+    EXPECT_THROW(EnergyTable{}.fma_energy(ComputeUnit::Tensor, DType::FP16), std::out_of_range);
+}
+
+// Tensor Cores multiply in the operands' precision and sum into FP32 (32-bit integers for
+// INT8): narrower operands save on the multiplier and the operand traffic, not on the add.
+TEST(EnergyTable, TensorCoreProductsAddIntoWideAccumulators) {
+    const EnergyTable t = EnergyTable::horowitz_45nm();
+    const auto arithmetic = [&](DType d) { return t.tensor_fma.at(d); };
+    EXPECT_NEAR(arithmetic(DType::FP16) - t.fma.at(DType::FP16), (0.9 - 0.4) * kPico, 1e-18);
+    EXPECT_NEAR(arithmetic(DType::FP8), (0.2 + 0.9) * kPico, 1e-18);
+    EXPECT_NEAR(arithmetic(DType::INT8), (0.2 + 0.1) * kPico, 1e-18);
+    EXPECT_EQ(tensor_accumulator_bytes(DType::FP8), 4u);
+    EXPECT_EQ(tensor_accumulator_bytes(DType::FP64), 8u);
+    // An FP8 MMA (m16n8k32) reads and writes its FP32 accumulator once per 32 products, an
+    // FP16 one (m16n8k16) once per 16.
+    EXPECT_NEAR(t.fma_energy(ComputeUnit::Tensor, DType::FP8),
+                (0.2 + 0.9) * kPico + (0.1875 * 1 + 0.0625 * 4) * t.register_per_byte, 1e-18);
+    // FP8 costs more than half of FP16 per FMA: the FP32 add does not shrink with the operands.
+    const double ratio = t.fma_energy(ComputeUnit::Tensor, DType::FP8) /
+                         t.fma_energy(ComputeUnit::Tensor, DType::FP16);
+    EXPECT_GT(ratio, 0.5);
+    EXPECT_LT(ratio, 0.6);
 }
 
 TEST(EnergyCharge, ComponentsAddUpAndFollowTheWork) {
