@@ -27,7 +27,12 @@ EnergyBreakdown kernel_energy(const energy::EnergyTable& table,
         (k.thread_flops - k.tensor_flops) / 2 * table.fma_energy(ComputeUnit::Vector, DType::FP32);
     if (k.tensor_flops > 0)
         e.compute += k.tensor_flops / 2 * table.fma_energy(ComputeUnit::Tensor, dtype);
-    e.sram = k.l1_sectors * sector * table.sram_per_byte * table.scale;
+    // The L1 and shared memory are one SRAM: loads through L1, LDS and STS passes over the
+    // banks, bulk copies landing or leaving, wgmma's operand reads.
+    const double sram_bytes = k.l1_sectors * sector +
+                              k.shared_wavefronts * GpuCoreConfig::kSharedWavefrontBytes +
+                              k.shared_async_bytes;
+    e.sram = sram_bytes * table.sram_per_byte * table.scale;
     e.l2 = (k.l2_read_sectors + k.l2_write_sectors) * sector * table.l2_per_byte * table.scale;
     // Every ACT, burst and REF the HBM model counted, scaled to the whole kernel's traffic.
     const double simulated = double(result.memory.dram_read_bytes + result.memory.dram_write_bytes);

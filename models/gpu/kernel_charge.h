@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What a kernel run on GpuCore costs in energy: every event it counted (FLOPs by pipe, L1 and
-// shared-memory sectors, L2 sectors, the HBM's ACTs, bursts and refreshes) charged from a
-// technology's energy table. The operator model charges its kernels with it, and the
+// What a kernel run on GpuCore costs in energy: every event it counted (FLOPs by pipe, bytes
+// through the L1 / shared-memory SRAM, L2 sectors, the HBM's ACTs, bursts and refreshes) charged
+// from a technology's energy table. The operator model charges its kernels with it, and the
 // technology fit (tests/validation/technology_test.cpp) charges the calibration GEMM the same
 // way, so the fitted scale is the one the cycle-level GPU reproduces its measurement with.
 #pragma once

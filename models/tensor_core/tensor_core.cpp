@@ -81,6 +81,7 @@ MmaTiming mma_timing(
             a == OperandA::SharedMemory ? double(s.m) * s.k * element / (sparse ? 2 : 1) : 0;
         const double per_clock = double(c.shared_bytes_per_clock) / c.sub_partitions;
         t.operand_cycles = static_cast<uint32_t>(std::ceil((a_bytes + b_bytes) / per_clock));
+        t.shared_bytes = a_bytes + b_bytes;
     }
     t.interval = std::max(t.math_cycles, t.operand_cycles);
     t.latency = t.interval + c.latency;

@@ -67,6 +67,7 @@ struct MmaTiming {
     uint32_t operand_cycles = 0;  ///< what delivering shared-memory operands needs
     uint32_t latency = 1;         ///< issue to accumulator ready
     double flops = 0;             ///< useful FLOPs (2 per MAC; sparse: of the dense product)
+    double shared_bytes = 0;      ///< operand bytes read from shared memory (wgmma's A and B)
 };
 
 /// K of one instruction for a precision (bytes of K per row are 32; TF32 is stored in 4 bytes).

@@ -26,6 +26,7 @@ KernelTotals KernelTotals::of(const SmCounters& sm, const MemoryCounters& memory
     t.not_selected = double(sm.not_selected);
     t.no_eligible_cycles = double(sm.no_eligible_cycles);
     t.shared_wavefronts = double(sm.shared_wavefronts);
+    t.shared_async_bytes = sm.shared_async_bytes;
     return t;
 }
 
@@ -41,7 +42,8 @@ KernelTotals KernelTotals::plus_scaled(const KernelTotals& later,
         &KernelTotals::warp_residency,     &KernelTotals::stall_memory,
         &KernelTotals::stall_dependency,   &KernelTotals::stall_pipeline,
         &KernelTotals::stall_barrier,      &KernelTotals::not_selected,
-        &KernelTotals::no_eligible_cycles, &KernelTotals::shared_wavefronts};
+        &KernelTotals::no_eligible_cycles, &KernelTotals::shared_wavefronts,
+        &KernelTotals::shared_async_bytes};
     static_assert(sizeof(kFields) / sizeof(kFields[0]) * sizeof(double) == sizeof(KernelTotals),
                   "every KernelTotals field is extrapolated");
     KernelTotals t = *this;

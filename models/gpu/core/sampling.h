@@ -36,7 +36,8 @@ struct KernelTotals {
     double warp_residency = 0;  ///< resident warps integrated over SM cycles
     double stall_memory = 0, stall_dependency = 0, stall_pipeline = 0, stall_barrier = 0;
     double not_selected = 0, no_eligible_cycles = 0;
-    double shared_wavefronts = 0;  ///< LDS and STS passes over the shared-memory banks
+    double shared_wavefronts = 0;   ///< LDS and STS passes over the shared-memory banks
+    double shared_async_bytes = 0;  ///< bulk copies in and out of shared memory, wgmma operands
 
     static KernelTotals of(const SmCounters& sm, const MemoryCounters& memory);
     /// this + (later - earlier) x factor, field by field.

@@ -430,7 +430,10 @@ void Sm::issue(uint32_t slot, SubPartition& sp, uint64_t now) {
     counters_.thread_flops +=
         in.op == Opcode::Mma ? double(c) * kernel_.mma[in.stream].flops
                              : double(c) * __builtin_popcount(w.mask) * flops_per_thread(in.op);
-    if (in.op == Opcode::Mma) counters_.tensor_flops += double(c) * kernel_.mma[in.stream].flops;
+    if (in.op == Opcode::Mma) {
+        counters_.tensor_flops += double(c) * kernel_.mma[in.stream].flops;
+        counters_.shared_async_bytes += double(c) * kernel_.mma[in.stream].shared_bytes;
+    }
     w.run_left -= c;
     const uint8_t dst = rotated(w, in, in.dst);
     if (dst != kNoReg) {
@@ -506,6 +509,12 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
     tile_lines(kernel_.streams[in.stream], kernel_.grid, w.cta, iteration(w) + in.unrolled, part,
                in.count, bulk_);
     const size_t n = bulk_.size();
+    // Sectors in a mask of four (a table: __builtin_popcount may be a library call).
+    static constexpr uint8_t kSectors[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    uint64_t sectors = 0;
+    for (const LineAccess& a : bulk_)
+        sectors += kSectors[a.sectors & 0xF];
+    counters_.shared_async_bytes += double(sectors * GpuCoreConfig::kSectorBytes);
     if (in.op == Opcode::TmaStore) {
         if (n) memory_.bulk_store(bulk_.data(), n, now + 1);
     } else {

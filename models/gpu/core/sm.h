@@ -38,6 +38,9 @@ struct SmCounters {
     uint64_t ctas_done = 0;
     uint64_t main_loop_trips = 0;    ///< trips of the kernel's main loop done (warp 0 of each CTA)
     uint64_t shared_wavefronts = 0;  ///< LDS and STS passes over the 32 shared-memory banks
+    /// Shared-memory bytes moved by the async proxy: bulk copies landing or leaving (cp.async,
+    /// TMA loads, multicasts and stores) and wgmma's operand reads.
+    double shared_async_bytes = 0;
 };
 
 class Sm {

@@ -195,6 +195,7 @@ void tile_lines(const AddressStream& s,
 struct MmaCost {
     uint32_t interval = 1, latency = 1;
     double flops = 0;
+    double shared_bytes = 0;  ///< operands read from shared memory (wgmma; mma.sync's come by LDS)
 };
 constexpr size_t kMmaKinds = 2;  ///< an Mma's `stream` picks one of a kernel's MmaCosts
 

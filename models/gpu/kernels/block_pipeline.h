@@ -18,7 +18,7 @@ inline MmaCost mma_cost(const GpuTarget& g, uint32_t n, DType dtype, tensor_core
     const auto m =
         tensor_core::mma_timing(g.tensor, {16, wgmma ? n : 8u, tensor_core::mma_k(dtype)}, dtype,
                                 false, wgmma ? a : OperandA::Registers);
-    return MmaCost{m.interval, m.latency, m.flops};
+    return MmaCost{m.interval, m.latency, m.flops, m.shared_bytes};
 }
 
 class BlockPipeline {

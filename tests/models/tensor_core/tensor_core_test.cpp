@@ -32,9 +32,12 @@ TEST(TensorCore, NarrowWgmmaIsLimitedBySharedMemoryOperands) {
     EXPECT_EQ(t.math_cycles, 16u);
     EXPECT_EQ(t.operand_cycles, 24u);
     EXPECT_EQ(t.interval, 24u);
+    EXPECT_DOUBLE_EQ(t.shared_bytes, 512 + 256);
     // With A in registers only B is read: the math limits again.
-    EXPECT_EQ(mma_timing(hopper(), {16, 32, 16}, DType::BF16, false, OperandA::Registers).interval,
-              16u);
+    const MmaTiming rs =
+        mma_timing(hopper(), {16, 32, 16}, DType::BF16, false, OperandA::Registers);
+    EXPECT_EQ(rs.interval, 16u);
+    EXPECT_DOUBLE_EQ(rs.shared_bytes, 256);
 }
 
 TEST(TensorCore, SparsityHalvesTheMathAndFp8DoublesTheRate) {

@@ -185,6 +185,28 @@ TEST(GemmKernel, CountsExactlyTheGemmsFlopsAndReadsEachOperandFromDramOnce) {
     EXPECT_GT(r.sm.tensor_flops / double(r.cycles) / peak, 0.5);
 }
 
+// The shared memory a GEMM moves, which the energy model charges (models/gpu/kernel_charge.h):
+// each CTA's copies land its A and B tiles for every k-tile, wgmma reads them as operands, and
+// the epilogue's bulk store reads the staged C tile.
+TEST(GemmKernel, CountsTheSharedMemoryItsCopiesWriteAndItsMmasRead) {
+    const GpuParams p = small_h100(8);
+    const GemmProblem g = gemm_of(1024, 1024, 512);
+    const GemmTile t = choose_gemm_tile(g, target_of(p));
+    AddressSpace space;
+    const KernelLaunch k = gemm_kernel(g, t, target_of(p), space);
+    ASSERT_GT(k.mma[0].shared_bytes, 0.0);  // wgmma: A and B from shared memory
+    const KernelResult r = run_kernel(p, k);
+    const double m_tiles = 1024.0 / t.bm, n_tiles = 1024.0 / t.bn;
+    const double copies = 2.0 * (1024.0 * 512 * n_tiles + 1024.0 * 512 * m_tiles);
+    const double operands = r.sm.tensor_flops / k.mma[0].flops * k.mma[0].shared_bytes;
+    const double c_tile = 2.0 * 1024 * 1024;
+    EXPECT_DOUBLE_EQ(r.totals.shared_async_bytes, copies + operands + c_tile);
+    // mma.sync takes its operands by ldmatrix (LDS, counted as wavefronts), not as MMA reads.
+    const GpuParams a = testing::gpu_preset("a100");
+    const KernelLaunch ka = gemm_kernel(g, choose_gemm_tile(g, target_of(a)), target_of(a), space);
+    EXPECT_DOUBLE_EQ(ka.mma[0].shared_bytes, 0.0);
+}
+
 TEST(GemmKernel, AClusterMulticastsItsSharedBTileAndReadsItFromL2Once) {
     const GpuParams p = small_h100(8);
     const GemmProblem g = gemm_of(1024, 1024, 512);
