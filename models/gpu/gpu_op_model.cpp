@@ -205,7 +205,7 @@ GpuOpModel::Outcome GpuOpModel::run_kernels(const Op& op,
         GpuCore core(config, params_.hbm.core, k);
         const KernelResult r = core.run(sampling);
         const TimePs at_max = ClockDomain("sm", config.clock_hz).to_ps(Cycle{r.cycles});
-        EnergyBreakdown e = kernel_energy(energy_.table, params_.hbm, r, core, op.dtype);
+        EnergyBreakdown e = kernel_energy(energy_.table, params_.hbm, k, r, core, op.dtype);
         // The power limit, solved from the kernel's split rather than re-simulated: its SM
         // side stretches as 1/f, its DRAM traffic cannot go faster than the HBM peak, its
         // on-chip energy follows V(f)^2 and its HBM energy does not.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/gpu/kernel_charge.h"
 
+#include <algorithm>
+
 #include "models/hbm/hbm_stats.h"
 
 namespace sim::gpu {
@@ -17,6 +19,7 @@ GpuCoreConfig core_config_for(const GpuParams& params, const KernelLaunch& kerne
 
 EnergyBreakdown kernel_energy(const energy::EnergyTable& table,
                               const hbm::HbmParams& hbm,
+                              const KernelLaunch& kernel,
                               const KernelResult& result,
                               const GpuCore& core,
                               DType dtype) {
@@ -25,8 +28,14 @@ EnergyBreakdown kernel_energy(const energy::EnergyTable& table,
     EnergyBreakdown e;
     e.compute =
         (k.thread_flops - k.tensor_flops) / 2 * table.fma_energy(ComputeUnit::Vector, DType::FP32);
-    if (k.tensor_flops > 0)
-        e.compute += k.tensor_flops / 2 * table.fma_energy(ComputeUnit::Tensor, dtype);
+    if (k.tensor_flops > 0) {
+        // wgmma reads its multiplicands from shared memory (counted in shared_async_bytes);
+        // mma.sync from registers, after ldmatrix (LDS) put them there.
+        const bool from_shared = std::any_of(kernel.mma.begin(), kernel.mma.end(),
+                                             [](const MmaCost& m) { return m.shared_bytes > 0; });
+        e.compute +=
+            k.tensor_flops / 2 * table.fma_energy(ComputeUnit::Tensor, dtype, !from_shared);
+    }
     // The L1 and shared memory are one SRAM: loads through L1, LDS and STS passes over the
     // banks, bulk copies landing or leaving, wgmma's operand reads.
     const double sram_bytes = k.l1_sectors * sector +

@@ -17,11 +17,14 @@ namespace sim::gpu {
 /// are quoted at, the others at the SM clock.
 GpuCoreConfig core_config_for(const GpuParams& params, const KernelLaunch& kernel);
 
-/// The energy of the events `core` counted running its kernel (`result`), at the table's
-/// nominal voltage; `dtype` is the precision of the kernel's Tensor Core FLOPs. The HBM events
-/// counted in simulation are scaled to the whole kernel's traffic (sampled runs extrapolate).
+/// The energy of the events `core` counted running `kernel` (`result`), at the table's nominal
+/// voltage; `dtype` is the precision of the kernel's Tensor Core FLOPs. The multiplicands of
+/// MMAs that read them from shared memory (wgmma) are charged as those reads, not as register
+/// reads. The HBM events counted in simulation are scaled to the whole kernel's traffic
+/// (sampled runs extrapolate).
 EnergyBreakdown kernel_energy(const energy::EnergyTable& table,
                               const hbm::HbmParams& hbm,
+                              const KernelLaunch& kernel,
                               const KernelResult& result,
                               const GpuCore& core,
                               DType dtype);

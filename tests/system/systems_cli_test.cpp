@@ -180,9 +180,9 @@ TEST(Systems, ACollectiveOverNamedDevicesStartsWhenTheLastRankArrives) {
     }
     const double straggler_end = span.at("bwd0").second;
     EXPECT_GT(straggler_end, span.at("bwd1").second * 1.5);
-    for (int g = 0; g < 8; ++g)
-        EXPECT_DOUBLE_EQ(span.at("grads@gpu" + std::to_string(g)).first, straggler_end) << g;
     // ops.csv prints 9 significant digits: a start and a start plus a time agree to 0.1 ns.
+    for (int g = 0; g < 8; ++g)
+        EXPECT_NEAR(span.at("grads@gpu" + std::to_string(g)).first, straggler_end, 1e-4) << g;
     EXPECT_GE(span.at("update5").first, span.at("grads@gpu7").second - 1e-4);
     const auto stats = nlohmann::json::parse(slurp(out / "stats.json"));
     for (int g = 0; g < 8; ++g)

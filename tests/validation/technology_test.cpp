@@ -71,7 +71,7 @@ EnergyBreakdown sampled_events(const Calibration& cal, const Device& d) {
          gpu::lower(gemm(cal.m, cal.n, cal.k, cal.dtype), {g.core, g.tensor})) {
         gpu::GpuCore core(gpu::core_config_for(g, k), g.hbm.core, k);
         const gpu::KernelResult r = core.run(gpu::SamplingOptions{});
-        events += gpu::kernel_energy(unscaled, g.hbm, r, core, cal.dtype);
+        events += gpu::kernel_energy(unscaled, g.hbm, k, r, core, cal.dtype);
     }
     return events;
 }

@@ -53,7 +53,9 @@ uint64_t tensor_accumulator_bytes(DType operands) {
     return operands == DType::FP64 ? 8 : 4;
 }
 
-double EnergyTable::fma_energy(ComputeUnit unit, DType dtype) const {
+double EnergyTable::fma_energy(ComputeUnit unit,
+                               DType dtype,
+                               bool multiplicands_in_registers) const {
     const bool tensor = unit == ComputeUnit::Tensor;
     const std::map<DType, double>& arithmetic = tensor ? tensor_fma : fma;
     const auto f = arithmetic.find(dtype);
@@ -68,7 +70,9 @@ double EnergyTable::fma_energy(ComputeUnit unit, DType dtype) const {
     // quoted at 16-bit operands and scales with the operands' width.
     const double accumulator = tensor ? operands.accumulator * bytes / 2 : operands.accumulator;
     const double accumulator_bytes = tensor ? double(tensor_accumulator_bytes(dtype)) : bytes;
-    const double register_bytes = operands.multiplicands * bytes + accumulator * accumulator_bytes;
+    const double multiplicands =
+        tensor && !multiplicands_in_registers ? 0.0 : operands.multiplicands;
+    const double register_bytes = multiplicands * bytes + accumulator * accumulator_bytes;
     return scale * (f->second + register_bytes * register_per_byte);
 }
 

@@ -61,9 +61,11 @@ struct EnergyTable {
     /// energy_table.cpp.
     static EnergyTable horowitz_45nm();
 
-    /// Energy of one FMA on unit in dtype including its register traffic, scaled, J. Throws
-    /// std::out_of_range when the table has no entry for dtype.
-    double fma_energy(ComputeUnit unit, DType dtype) const;
+    /// Energy of one FMA on unit in dtype including its register traffic, scaled, J. A Tensor
+    /// Core FMA whose multiplicands come from shared memory (wgmma), not registers (mma.sync),
+    /// leaves their register reads out: the kernel pays for the shared-memory reads instead.
+    /// Throws std::out_of_range when the table has no entry for dtype.
+    double fma_energy(ComputeUnit unit, DType dtype, bool multiplicands_in_registers = true) const;
 };
 
 /// Bytes of the accumulator a Tensor Core MMA on `operands` sums into: FP32 for TF32, FP16,

@@ -38,6 +38,9 @@ TEST(EnergyTable, TensorCoresSpendLessOnOperandsThanCudaCores) {
         EXPECT_NEAR(tensor, (1.1 + 0.9) * kPico + (0.1875 * 2 + 0.125 * 4) * t.register_per_byte,
                     1e-18);
     }
+    // wgmma reads its multiplicands from shared memory: only the accumulator's register traffic.
+    EXPECT_NEAR(t.fma_energy(ComputeUnit::Tensor, DType::BF16, false),
+                (1.1 + 0.9) * kPico + 0.125 * 4 * t.register_per_byte, 1e-18);
     EXPECT_THROW(EnergyTable{}.fma_energy(ComputeUnit::Vector, DType::FP32), std::out_of_range);
     EXPECT_THROW(EnergyTable{}.fma_energy(ComputeUnit::Tensor, DType::FP16), std::out_of_range);
 }

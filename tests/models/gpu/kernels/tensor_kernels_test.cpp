@@ -6,6 +6,7 @@
 #include <set>
 
 #include "models/gpu/core/gpu_core.h"
+#include "models/gpu/kernel_charge.h"
 #include "models/gpu/kernels/gemm.h"
 #include "tests/testing/gpu_presets.h"
 
@@ -205,6 +206,34 @@ TEST(GemmKernel, CountsTheSharedMemoryItsCopiesWriteAndItsMmasRead) {
     const GpuParams a = testing::gpu_preset("a100");
     const KernelLaunch ka = gemm_kernel(g, choose_gemm_tile(g, target_of(a)), target_of(a), space);
     EXPECT_DOUBLE_EQ(ka.mma[0].shared_bytes, 0.0);
+}
+
+// The charge of a GEMM's events: wgmma's multiplicands as the shared-memory reads they are,
+// mma.sync's as register reads (ldmatrix's shared-memory reads counted as LDS).
+TEST(KernelCharge, WgmmaPaysForItsOperandsInSharedMemoryAndMmaSyncInRegisters) {
+    const energy::EnergyTable t = energy::EnergyTable::horowitz_45nm();
+    const GemmProblem g = gemm_of(1024, 1024, 512);
+    for (const GpuParams& p : {small_h100(8), testing::gpu_preset("a100", {"sm.count=8"})}) {
+        AddressSpace space;
+        const KernelLaunch k =
+            gemm_kernel(g, choose_gemm_tile(g, target_of(p)), target_of(p), space);
+        const bool wgmma = k.mma[0].shared_bytes > 0;
+        EXPECT_EQ(wgmma, p.tensor.family == tensor_core::MmaFamily::Wgmma);
+        GpuCore core(core_config_for(p, k), p.hbm.core, k);
+        SamplingOptions whole;
+        whole.enabled = false;
+        const KernelResult r = core.run(whole);
+        const EnergyBreakdown e = kernel_energy(t, p.hbm, k, r, core, DType::BF16);
+        const KernelTotals& n = r.totals;
+        EXPECT_DOUBLE_EQ(
+            e.compute,
+            (n.thread_flops - n.tensor_flops) / 2 * t.fma_energy(ComputeUnit::Vector, DType::FP32) +
+                n.tensor_flops / 2 * t.fma_energy(ComputeUnit::Tensor, DType::BF16, !wgmma));
+        EXPECT_DOUBLE_EQ(e.sram,
+                         (n.l1_sectors * 32 + n.shared_wavefronts * 128 + n.shared_async_bytes) *
+                             t.sram_per_byte);
+        EXPECT_GT(n.shared_async_bytes, 0.0);  // the tile copies land in shared memory
+    }
 }
 
 TEST(GemmKernel, AClusterMulticastsItsSharedBTileAndReadsItFromL2Once) {
