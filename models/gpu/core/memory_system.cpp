@@ -13,13 +13,6 @@ constexpr uint32_t kNoSlot = ~0u;
 constexpr uint32_t kSector = GpuCoreConfig::kSectorBytes;
 constexpr uint64_t kNotHeld = ~0ULL;  ///< l2_read: the line waits on DRAM
 
-/// Sectors in a mask of four (a table: without -mpopcnt, __builtin_popcount is a library call
-/// on the path of every access).
-uint32_t sector_count(uint8_t sectors) {
-    static constexpr uint8_t kCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-    return kCount[sectors & 0xF];
-}
-
 uint64_t ceil_div(uint64_t a, uint64_t b) {
     return (a + b - 1) / b;
 }

@@ -509,11 +509,9 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
     tile_lines(kernel_.streams[in.stream], kernel_.grid, w.cta, iteration(w) + in.unrolled, part,
                in.count, bulk_);
     const size_t n = bulk_.size();
-    // Sectors in a mask of four (a table: __builtin_popcount may be a library call).
-    static constexpr uint8_t kSectors[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
     uint64_t sectors = 0;
     for (const LineAccess& a : bulk_)
-        sectors += kSectors[a.sectors & 0xF];
+        sectors += sector_count(a.sectors);
     counters_.shared_async_bytes += double(sectors * GpuCoreConfig::kSectorBytes);
     if (in.op == Opcode::TmaStore) {
         if (n) memory_.bulk_store(bulk_.data(), n, now + 1);

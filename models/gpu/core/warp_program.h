@@ -19,6 +19,13 @@ struct LineAccess {
     uint8_t sectors = 0;
 };
 
+/// Sectors in a mask of four (a table: without -mpopcnt, __builtin_popcount is a library call
+/// on the path of every access).
+inline uint32_t sector_count(uint8_t sectors) {
+    static constexpr uint8_t kCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    return kCount[sectors & 0xF];
+}
+
 enum class Opcode : uint8_t {
     Ldg,         ///< global load, vectorised: access_bytes per thread from a stream
     Stg,         ///< global store (fire and forget: no register waits on it)
