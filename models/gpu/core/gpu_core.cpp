@@ -223,7 +223,9 @@ KernelResult GpuCore::run(const SamplingOptions& sampling) {
             if (!port->wait_until(t_core)) continue;
         } else {
             const uint64_t t_dram = memory_.next_dram_cycle();
-            if (t_core == kNeverCycle && t_dram == kNeverCycle)
+            // Refresh keeps the DRAM ticking: nothing the SMs wait for can come from it then.
+            if (t_core == kNeverCycle &&
+                (t_dram == kNeverCycle || memory_.dram_requests_in_flight() == 0))
                 throw std::logic_error("kernel " + kernel_.name + " deadlocked");
             if (t_dram <= t_core) {
                 memory_.advance_dram(t_dram);

@@ -191,10 +191,7 @@ void MemorySystem::multicast_load(const std::vector<LoadReturn>& receivers,
                                   const LineAccess* lines,
                                   size_t n,
                                   uint64_t now) {
-    std::vector<LoadReturn> all = receivers;
-    for (LoadReturn& r : all)
-        r.lines = static_cast<uint32_t>(n);
-    send_copy(std::move(all), false, lines, n, now + gpu_.l2.crossbar_latency);
+    send_copy(receivers, false, lines, n, now + gpu_.l2.crossbar_latency);
 }
 
 void MemorySystem::sm_to_sm(const std::vector<LoadReturn>& receivers, uint64_t at) {

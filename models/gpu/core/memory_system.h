@@ -66,7 +66,8 @@ class MemorySystem final : public DramListener {
     /// copy completes its barrier then, not line by line).
     void bulk_load(uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now);
     void bulk_store(const LineAccess* lines, size_t n, uint64_t now);
-    /// A TMA multicast: each line is read from L2 once; the copy returns to every receiver.
+    /// A TMA multicast: each line is read from L2 once; the copy returns to every receiver,
+    /// with the lines that receiver awaits (LoadReturn::lines).
     void multicast_load(const std::vector<LoadReturn>& receivers,
                         const LineAccess* lines,
                         size_t n,
@@ -95,6 +96,9 @@ class MemorySystem final : public DramListener {
     void advance_dram(uint64_t now);
     /// Stores that have not reached L2 yet (a kernel is not done before they have).
     uint64_t stores_in_flight() const { return stores_in_flight_; }
+    /// DRAM requests not back yet (queued, refused or issued): with none of them and no event
+    /// of the SMs due, only the DRAM's refreshes are left to happen.
+    uint64_t dram_requests_in_flight() const { return dram_requests_.size() - dram_free_.size(); }
 
     /// The caches take the given numbers of fills of lines nobody uses again (a fast-forward's
     /// skipped traffic; SectorCache::fill_unused), the L2's spread over its slices, the L1s'

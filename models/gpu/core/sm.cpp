@@ -518,7 +518,10 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
     } else {
         const uint8_t dst = rotated(w, in, in.dst);
         if (dst != kNoReg && n) {
-            const LoadReturn receiver{id_, slot * kMaxRegs + dst};
+            // Each member awaits its own lines: members a main-loop jump paired across
+            // different iterations (GpuCore's fast-forward) may have copied tiles of
+            // different sizes.
+            const LoadReturn receiver{id_, slot * kMaxRegs + dst, static_cast<uint32_t>(n)};
             if (!in.multicast) {
                 memory_.bulk_load(id_, receiver.token, bulk_.data(), n, now + 1);
             } else if (multicast_.arrive(w.cta, w.multicasts++, receiver, members_)) {

@@ -137,5 +137,25 @@ TEST(StreamK, TheTilePickerCountsTheEvenedOutLastWave) {
     EXPECT_EQ(gemm_kernels(b, target_of(testing::gpu_preset("a100")))[0].grid.stream_k.units, 0u);
 }
 
+TEST(StreamK, ClusterMembersFinishWhenTheMainLoopJumpPairsTheirCopiesAcrossTiles) {
+    // 4096 x 576 x 7168 BF16 on an H100: stream-K units in clusters of two walk 160 tiles,
+    // the last column of tiles half as wide (576 = 4.5 x 128). The main-loop fast-forward
+    // jumps every warp by the same trips while a cluster's members stand a few k-tiles apart,
+    // so their next multicast copies pair up across a tile boundary: B copies of 128 lines
+    // and of 64. Each member must be owed its own lines; owed the other's, one waited for
+    // ever (while DRAM refresh kept the simulation ticking).
+    const GpuParams h = testing::gpu_preset("h100");
+    GemmProblem g = gemm_of(4096, 576, 7168);
+    g.dtype = g.out_dtype = DType::BF16;
+    g.b_transposed = true;
+    const std::vector<KernelLaunch> k = gemm_kernels(g, target_of(h));
+    ASSERT_EQ(k.size(), 1u);
+    ASSERT_GT(k[0].grid.stream_k.units, 0u);
+    ASSERT_EQ(k[0].cluster, 2u);
+    const KernelResult r = run_kernel(h, k[0], true);
+    EXPECT_EQ(r.ctas, k[0].ctas);
+    EXPECT_GT(r.cycles, 0u);
+}
+
 }  // namespace
 }  // namespace sim::gpu
