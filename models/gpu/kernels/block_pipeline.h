@@ -5,6 +5,7 @@
 // with cp.async and waits for it. A CTA barrier then lets every warp see the block. Pure C++.
 #pragma once
 
+#include "models/gpu/kernels/kernel_shape.h"
 #include "models/gpu/kernels/kernels.h"
 #include "models/gpu/kernels/program_builder.h"
 
@@ -18,7 +19,7 @@ inline MmaCost mma_cost(const GpuTarget& g, uint32_t n, DType dtype, tensor_core
     const auto m =
         tensor_core::mma_timing(g.tensor, {16, wgmma ? n : 8u, tensor_core::mma_k(dtype)}, dtype,
                                 false, wgmma ? a : OperandA::Registers);
-    return MmaCost{m.interval, m.latency, m.flops, m.shared_bytes};
+    return mma_cost_of(m);
 }
 
 class BlockPipeline {

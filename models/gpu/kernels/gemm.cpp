@@ -360,7 +360,7 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
             const uint32_t n_steps = ceil_div(t.bn, 256);
             const auto m =
                 tensor_core::mma_timing(g.tensor, mma_shape(path, t, p.dtype), p.dtype, p.sparse);
-            k.mma[0] = {m.interval, m.latency, m.flops, m.shared_bytes};
+            k.mma[0] = mma_cost_of(m);
             const uint32_t count = t.bk / kin * n_steps;
             b.op(Opcode::Mma, count, count, acc, acc);
             break;
@@ -368,7 +368,7 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
         case Path::MmaSync: {
             const auto m = tensor_core::mma_timing(g.tensor, mma_shape(path, t, p.dtype), p.dtype,
                                                    p.sparse, tensor_core::OperandA::Registers);
-            k.mma[0] = {m.interval, m.latency, m.flops, m.shared_bytes};
+            k.mma[0] = mma_cost_of(m);
             const uint32_t wm = warp_rows(t.bm), wn = warp_cols(t.bn);
             const uint32_t loads =
                 std::max<uint32_t>(1, (wm / a_div + wn) * kin * es / kLdmatrixBytes);

@@ -36,6 +36,11 @@ constexpr uint32_t kLdmatrixBytes = 512;
 /// capability 5.x and later; docs/references.md [cuda-guide]).
 constexpr uint8_t kWideWavefronts = kLdmatrixBytes / GpuCoreConfig::kSharedWavefrontBytes;
 
+/// What a kernel's Mma instructions cost, from the Tensor Core model's timing of one.
+inline MmaCost mma_cost_of(const tensor_core::MmaTiming& m) {
+    return MmaCost{m.interval, m.latency, m.flops, m.shared_bytes};
+}
+
 /// CUDA's largest grid (gridDim.x); a larger operator is not one kernel launch.
 constexpr uint64_t kMaxCtas = (uint64_t{1} << 31) - 1;
 
