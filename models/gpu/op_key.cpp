@@ -60,7 +60,12 @@ std::string op_key(const Op& op) {
     for (const auto* field : {&h.block, &h.vector, &h.registers, &h.shared_memory, &h.stride,
                               &h.divergence, &h.split_k})
         hint(o, *field);
-    o << ',' << h.sparse << ',' << h.mma;
+    o << ',' << h.sparse << ',' << h.mma << ',' << h.library;
+    for (const auto* pair : {&h.tile, &h.cluster}) {
+        o << ',';
+        for (uint64_t v : *pair)
+            o << v << 'x';
+    }
     return o.str();
 }
 

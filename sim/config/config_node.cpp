@@ -347,6 +347,30 @@ bool ConfigNode::get<std::vector<std::string>>(const std::string& key,
     return true;
 }
 
+template <>
+bool ConfigNode::get<std::vector<uint64_t>>(const std::string& key,
+                                            std::vector<uint64_t>& out) const {
+    doc_->note_value_read(child_path(key));
+    const YAML::Node v = lookup(key);
+    if (!v.IsDefined()) return false;
+    if (!v.IsSequence())
+        fail(key,
+             std::string("expected a list of non-negative integers, got ") + yaml_type_name(v));
+    out.clear();
+    for (size_t i = 0; i < v.size(); ++i) {
+        const std::string path = index_path(child_path(key), i);
+        uint64_t value = 0;
+        if (!v[i].IsScalar() || !parse_unsigned(v[i].Scalar(), value)) {
+            throw ConfigError(location_of_node(v[i], path), path,
+                              "expected a non-negative integer, got " +
+                                  (v[i].IsScalar() ? "'" + v[i].Scalar() + "'"
+                                                   : std::string(yaml_type_name(v[i]))));
+        }
+        out.push_back(value);
+    }
+    return true;
+}
+
 bool ConfigNode::get_choice(const std::string& key,
                             std::string& out,
                             std::initializer_list<const char*> allowed) const {

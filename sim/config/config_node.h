@@ -107,7 +107,8 @@ class ConfigNode {
 
     /// Reads an optional scalar into out; returns false (out untouched) when absent.
     /// Supported T: bool, int64_t, uint64_t, uint32_t, int, double, std::string,
-    /// std::vector<std::string>. Throws ConfigError on a value of the wrong type.
+    /// std::vector<std::string>, std::vector<uint64_t>. Throws ConfigError on a value of the
+    /// wrong type.
     template <typename T>
     bool get(const std::string& key, T& out) const;
     /// As get, but the key must be present.

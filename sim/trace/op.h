@@ -153,9 +153,16 @@ struct KernelHints {
     std::string mma;
     /// GEMM: CTAs per C tile along K (split-K, 1..16); empty: the kernel library's heuristic.
     std::optional<uint64_t> split_k;
+    /// GEMM: the kernel library whose heuristic picks the tile (cublas, deepgemm); empty: cublas.
+    std::string library;
+    /// GEMM: the CTA tile, {M, N} outputs; empty: the library's heuristic picks it.
+    std::vector<uint64_t> tile;
+    /// GEMM (wgmma): CTAs per thread-block cluster along {M, N}, 2 CTAs at most (those along M
+    /// share B, which TMA multicasts; those along N share A); empty: the heuristic picks.
+    std::vector<uint64_t> cluster;
     bool any() const {
         return block || vector || registers || shared_memory || stride || divergence || sparse ||
-               !mma.empty() || split_k;
+               !mma.empty() || split_k || !library.empty() || !tile.empty() || !cluster.empty();
     }
 };
 

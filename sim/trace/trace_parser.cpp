@@ -81,6 +81,21 @@ KernelHints read_kernel_hints(const ConfigNode& op, OpKind kind) {
     n.get("sparse", h.sparse);
     read("split_k", h.split_k, 1, 16, "1..16 splits along K");
     if (h.split_k && kind != OpKind::Gemm) n.fail("split_k", "only gemm kernels split K");
+    if (n.get_choice("library", h.library, {"cublas", "deepgemm"}) && kind != OpKind::Gemm)
+        n.fail("library", "only gemm kernels come from a choice of library");
+    const auto read_pair = [&](const char* key, std::vector<uint64_t>& out, uint64_t hi,
+                               const char* expected) {
+        if (!n.get(key, out)) return;
+        if (kind != OpKind::Gemm) n.fail(key, "only gemm kernels take a tile and cluster shape");
+        if (out.size() != 2) n.fail(key, std::string("expected two numbers, ") + expected);
+        for (uint64_t v : out)
+            if (v < 1 || v > hi)
+                n.fail(key, std::string("expected ") + expected + ", got " + std::to_string(v));
+    };
+    read_pair("tile", h.tile, 256, "[M, N] outputs of a CTA, 1..256 each");
+    read_pair("cluster", h.cluster, 2, "[M, N] CTAs of a cluster, 1 or 2 each");
+    if (h.cluster.size() == 2 && h.cluster[0] * h.cluster[1] > 2)
+        n.fail("cluster", "expected at most 2 CTAs in a cluster ([2, 1] or [1, 2]), got [2, 2]");
     if (n.get_choice("mma", h.mma, {"mma_sync", "wgmma"}) && kind != OpKind::Gemm &&
         kind != OpKind::Conv2d && kind != OpKind::Attention)
         n.fail("mma", "only gemm, conv2d and attention kernels issue MMAs");

@@ -88,13 +88,14 @@ TileGrid::Coord TileGrid::of(uint64_t cta, uint64_t iteration) const {
         c.k = c.split * k_tiles + iteration;
     }
     c.batch = tile / per_split;
-    const uint64_t t = tile % per_split;
-    // Groups of `group` M-tiles: inside a group, CTAs go down M first, then across N.
-    const uint64_t per_group = uint64_t{group} * n_tiles;
+    // Groups of `group` M-tiles: inside a group, CTAs go down M first, then across N; a cluster
+    // along N walks as one CTA over N tiles cluster_n wide.
+    const uint64_t t = tile % per_split / cluster_n;
+    const uint64_t per_group = uint64_t{group} * (n_tiles / cluster_n);
     const uint64_t first_m = t / per_group * group;
     const uint64_t rows = std::min<uint64_t>(group, m_tiles - first_m);
     c.m = first_m + (t % per_group) % rows;
-    c.n = (t % per_group) / rows;
+    c.n = (t % per_group) / rows * cluster_n + tile % cluster_n;
     return c;
 }
 
@@ -170,13 +171,19 @@ void KernelLaunch::validate_multicast(const Instr& in) const {
     if (in.op != Opcode::Tma || in.count != 1 || !in.leader)
         fail("must be a TMA issued by the leader warp");
     if (cluster < 2) fail("needs a cluster of two or more CTAs");
-    // The members, consecutive CTA ids, must share the tile: the same batch and N tile, which
-    // TileGrid gives when whole clusters fit in every group of M tiles.
-    if (grid.m_tiles % cluster || grid.group % cluster)
-        fail("needs M tiles and the tile group to be multiples of the cluster");
+    // The members, consecutive CTA ids, must share the tile: down M, the same batch and N
+    // tile, which TileGrid gives when whole clusters fit in every group of M tiles; across N
+    // (cluster_n), the same M tile, when whole clusters fit in N.
+    const bool across_n = grid.cluster_n > 1;
+    if (across_n ? grid.cluster_n != cluster || grid.n_tiles % cluster
+                 : grid.m_tiles % cluster || grid.group % cluster)
+        fail(across_n ? "needs N tiles to be a multiple of the cluster, which runs along N"
+                      : "needs M tiles and the tile group to be multiples of the cluster");
+    const AddressStream::Axis moving = across_n ? AddressStream::Axis::N : AddressStream::Axis::M;
     const AddressStream& s = streams[in.stream];
-    if (s.row_axis == AddressStream::Axis::M || s.col_axis == AddressStream::Axis::M)
-        fail("names a tile that differs between the cluster's CTAs (it moves along M)");
+    if (s.row_axis == moving || s.col_axis == moving)
+        fail(std::string("names a tile that differs between the cluster's CTAs (it moves along ") +
+             (across_n ? "N)" : "M)"));
 }
 
 void KernelLaunch::validate() const {

@@ -159,6 +159,9 @@ struct TileGrid {
     uint64_t k_tiles = 1;  ///< k-tiles of a whole tile (per split); a data-parallel CTA's trips
     uint64_t k_splits = 1;
     uint32_t group = 8;
+    /// CTAs per cluster along N (clusters that multicast A): consecutive CTAs take neighbouring
+    /// N tiles of one M tile; n_tiles is a multiple of it. 1: consecutive CTAs go down M.
+    uint32_t cluster_n = 1;
     /// Stream-K (docs/references.md [osama2023], [cutlass-streamk]): the first tiles (in the
     /// order above, batch outermost) are shared by `units` CTAs, which walk their k-tiles
     /// back to back, tile after tile; whole tiles from `tiles` on go one to a CTA after them.

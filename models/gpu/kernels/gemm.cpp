@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "models/gpu/core/occupancy.h"
+#include "models/gpu/kernels/deepgemm_tile.h"
 #include "models/gpu/kernels/kernel_shape.h"
 #include "models/gpu/kernels/program_builder.h"
 
@@ -300,7 +302,14 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     k.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
     if (t.cluster > 1 && path != Path::Wgmma)
         throw NotLowerable("thread-block clusters need the wgmma (Hopper) path");
+    const uint64_t paired = t.cluster_along_n ? k.grid.n_tiles : k.grid.m_tiles;
+    if (paired % t.cluster != 0)
+        throw NotLowerable("a cluster of " + std::to_string(t.cluster) + " CTAs along " +
+                           (t.cluster_along_n ? "N" : "M") + " needs a multiple of " +
+                           std::to_string(t.cluster) + " tiles there, not " +
+                           std::to_string(paired));
     k.cluster = t.cluster;
+    if (t.cluster_along_n) k.grid.cluster_n = t.cluster;
 
     // A: M x K (or K x M), B: K x N (or N x K), C: M x N, row-major.
     k.streams.push_back(p.a_transposed ? tile_stream("A", space, p.batch, p.k, p.m * es / a_div,
@@ -335,7 +344,7 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
         for (uint8_t s : {kA, kB}) {
             b.tma(s, stage, parts, unrolled).rotating(t.stages);
             if (tma) b.leader_only();
-            if (s == kB && t.cluster > 1) b.multicast();
+            if (s == (t.cluster_along_n ? kA : kB) && t.cluster > 1) b.multicast();
         }
     };
     for (uint32_t u = 0; u + 1 < t.stages; ++u)
@@ -451,14 +460,96 @@ KernelLaunch split_k_reduce_kernel(const GemmProblem& p,
     return k;
 }
 
+/// Throws std::invalid_argument when tile t's CTA does not fit on an SM.
+void check_fits(const GemmProblem& p, const GpuTarget& g, const GemmTile& t) {
+    if (occupancy_of(g.core.sm, occupancy_probe(p, t)).ctas_per_sm == 0)
+        throw std::invalid_argument(
+            "a " + std::to_string(t.bm) + " x " + std::to_string(t.bn) + " tile's CTA (" +
+            std::to_string(t.warps * 32) + " threads, " + std::to_string(t.stages) + " stages of " +
+            std::to_string(stage_bytes(p, t)) + " B) does not fit on an SM");
+}
+
+/// The tile and cluster r asks for, in place of the heuristic's `picked`; stages as many as
+/// fit (up to kMaxStages, or as picked). Throws std::invalid_argument for a tile the kernel's
+/// MMA cannot cover or a cluster the path does not have.
+GemmTile requested_tile(const GemmProblem& p,
+                        const GpuTarget& g,
+                        const GemmRequest& r,
+                        const GemmTile& picked) {
+    const Path path = path_of(p, g);
+    GemmTile t = picked;
+    const std::string shape = std::to_string(r.tile_m) + " x " + std::to_string(r.tile_n);
+    if (r.tile_m) {
+        t.bm = r.tile_m;
+        t.bn = r.tile_n;
+        switch (path) {
+            case Path::Wgmma:
+                if (t.bm % 64 || t.bn % 8)
+                    throw std::invalid_argument(
+                        "tile " + shape +
+                        ": wgmma covers M in warpgroups of 64 rows and N in multiples of 8");
+                break;
+            case Path::MmaSync:
+                if (t.bm % warp_rows(t.bm) || t.bn % warp_cols(t.bn))
+                    throw std::invalid_argument(
+                        "tile " + shape + ": mma.sync warps own 64 x 64 warp tiles (32 x 32 " +
+                        "below 128), so M and N must be multiples of them");
+                break;
+            case Path::Simt:
+                if ((t.bm * t.bn) % (64 * 32))
+                    throw std::invalid_argument("tile " + shape +
+                                                ": an FP32 GEMM's warps own 32 x 64 outputs");
+                break;
+        }
+        t.warps = warps_of(path, t.bm, t.bn);
+        if (t.warps * 32 > 1024)
+            throw std::invalid_argument("tile " + shape + " needs " + std::to_string(t.warps * 32) +
+                                        " threads, more than a CTA's 1024");
+        const uint32_t fit = g.core.sm.shared_memory / stage_bytes(p, t);
+        t.stages = std::min(std::max(picked.stages, kMaxStages), fit);
+        if (t.stages < 2)
+            throw std::invalid_argument("tile " + shape + ": two stages of " +
+                                        std::to_string(stage_bytes(p, t)) +
+                                        " B do not fit in an SM's shared memory");
+        t.cluster = 1;
+        t.cluster_along_n = false;
+    }
+    if (r.cluster_m) {
+        if (r.cluster_m * r.cluster_n > 1 && path != Path::Wgmma)
+            throw std::invalid_argument("thread-block clusters need a wgmma (Hopper) kernel");
+        t.cluster = r.cluster_m * r.cluster_n;
+        t.cluster_along_n = r.cluster_n > 1;
+        const uint64_t extent = t.cluster_along_n ? p.n : p.m;
+        const uint32_t block = t.cluster_along_n ? t.bn : t.bm;
+        if (ceil_div(extent, block) % t.cluster)
+            throw std::invalid_argument(
+                "a cluster along " + std::string(t.cluster_along_n ? "N" : "M") +
+                " pairs the grid's tiles there, but " + std::to_string(extent) + " / " +
+                std::to_string(block) + " makes " + std::to_string(ceil_div(extent, block)) +
+                ", an odd number");
+    }
+    check_fits(p, g, t);
+    return t;
+}
+
 }  // namespace
 
 std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
                                        const GpuTarget& g,
-                                       std::optional<uint64_t> split_k) {
-    GemmTile t = choose_gemm_tile(p, g, !split_k);
+                                       const GemmRequest& r) {
+    const std::optional<uint64_t>& split_k = r.split_k;
     if (split_k && (*split_k == 0 || *split_k > kMaxKSplits))
         throw NotLowerable("split_k must be 1.." + std::to_string(kMaxKSplits));
+    const bool deepgemm = r.library == GemmLibrary::DeepGemm;
+    if (deepgemm && split_k)
+        throw std::invalid_argument("DeepGEMM's GEMM does not split K; leave split_k out");
+    GemmTile t = deepgemm ? choose_deepgemm_tile(p, g) : choose_gemm_tile(p, g, !split_k);
+    if (r.tile_m || r.cluster_m) t = requested_tile(p, g, r, t);
+    if (deepgemm) {
+        check_fits(p, g, t);
+        AddressSpace space;
+        return {gemm_kernel(p, t, g, space)};
+    }
     t.k_splits = split_k ? static_cast<uint32_t>(*split_k) : choose_k_splits(p, t, g);
     if (!split_k)
         t.stream_k =

@@ -34,8 +34,10 @@ struct GemmProblem {
 struct GemmTile {
     uint32_t bm = 128, bn = 128, bk = 64, stages = 3;
     uint32_t warps = 8;
-    /// CTAs per cluster along M (wgmma only): they share their B tile, which TMA multicasts.
+    /// CTAs per cluster (wgmma only), along M: they share their B tile, which TMA multicasts;
+    /// or along N (cluster_along_n): they share their A tile.
     uint32_t cluster = 1;
+    bool cluster_along_n = false;
     /// Split-K: CTAs per C tile, each walking an equal share of K's k-tiles and writing its
     /// FP32 partial sums to a workspace that a second kernel adds up (cuBLAS's split-K GEMM and
     /// its splitKreduce kernel). 1: no split.
@@ -100,15 +102,39 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
                          AddressSpace& space,
                          const std::string& name = "gemm");
 
-/// A GEMM operator's kernels: the tile the heuristic picks, split along K as choose_k_splits
-/// decides (or `split_k` splits when given); a split GEMM is followed by the kernel that adds
-/// its partials and writes C. On Hopper (wgmma) a grid of more than one wave that
-/// choose_k_splits leaves whole runs stream-K as plan_stream_k says, unless split_k is given.
-/// Throws NotLowerable for a split_k that does not divide the k-tiles evenly or exceeds
-/// kMaxKSplits.
+/// The kernel library whose heuristic picks a GEMM's tile.
+enum class GemmLibrary {
+    Cublas,    ///< choose_gemm_tile, split-K and stream-K (cuBLAS, CUTLASS)
+    DeepGemm,  ///< choose_deepgemm_tile: data-parallel tiles, no split (deepgemm_tile.h)
+};
+
+/// What a trace asks of a GEMM's kernel (its kernel: hints). Zeros leave the choice to the
+/// library's heuristic.
+struct GemmRequest {
+    GemmLibrary library = GemmLibrary::Cublas;
+    std::optional<uint64_t> split_k;
+    uint32_t tile_m = 0, tile_n = 0;        ///< the CTA tile (both or neither)
+    uint32_t cluster_m = 0, cluster_n = 0;  ///< CTAs per cluster along M and N (both or neither)
+};
+
+/// A GEMM operator's kernels: the tile the library's heuristic picks (or the requested one),
+/// split along K as choose_k_splits decides (or `split_k` splits when given); a split GEMM is
+/// followed by the kernel that adds its partials and writes C. With cuBLAS on Hopper (wgmma)
+/// a grid of more than one wave that choose_k_splits leaves whole runs stream-K as
+/// plan_stream_k says, unless split_k is given. Throws NotLowerable for a split_k that does
+/// not divide the k-tiles evenly or exceeds kMaxKSplits, and std::invalid_argument for a
+/// request the GPU or the library cannot honour (a tile the MMA cannot cover, a cluster that
+/// does not pair the grid's tiles, DeepGEMM off Hopper or with split-K).
 std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
                                        const GpuTarget& target,
-                                       std::optional<uint64_t> split_k = std::nullopt);
+                                       const GemmRequest& request);
+inline std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
+                                              const GpuTarget& target,
+                                              std::optional<uint64_t> split_k = std::nullopt) {
+    GemmRequest r;
+    r.split_k = split_k;
+    return gemm_kernels(p, target, r);
+}
 
 }  // namespace sim::gpu
 

@@ -62,6 +62,22 @@ GpuTarget issuing_target(const GpuTarget& target, const KernelHints& h) {
     return t;
 }
 
+/// A GEMM's kernel hints as the GEMM kernel builder takes them.
+GemmRequest gemm_request(const KernelHints& h) {
+    GemmRequest r;
+    r.library = h.library == "deepgemm" ? GemmLibrary::DeepGemm : GemmLibrary::Cublas;
+    r.split_k = h.split_k;
+    if (h.tile.size() == 2) {
+        r.tile_m = static_cast<uint32_t>(h.tile[0]);
+        r.tile_n = static_cast<uint32_t>(h.tile[1]);
+    }
+    if (h.cluster.size() == 2) {
+        r.cluster_m = static_cast<uint32_t>(h.cluster[0]);
+        r.cluster_n = static_cast<uint32_t>(h.cluster[1]);
+    }
+    return r;
+}
+
 }  // namespace
 
 std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& gpu) {
@@ -75,7 +91,7 @@ std::vector<KernelLaunch> lower(const Op& op, const GpuTarget& gpu) {
     if (op.kind == OpKind::Gemm) {
         GemmProblem p = gemm_problem(std::get<GemmParams>(op.params), op.dtype);
         p.sparse = op.kernel.sparse;
-        return gemm_kernels(p, target, op.kernel.split_k);
+        return gemm_kernels(p, target, gemm_request(op.kernel));
     }
     AddressSpace space;
     return {single(op, target, space)};

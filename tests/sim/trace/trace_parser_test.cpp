@@ -211,6 +211,42 @@ TEST(TraceParser, SplitKHintSplitsAGemmsK) {
                 AllOf(StartsWith("t.yaml:3:"), HasSubstr("only gemm kernels split K")));
 }
 
+TEST(TraceParser, GemmLibraryTileAndClusterHints) {
+    const std::string head = "version: 1\nops:\n";
+    const Trace t =
+        parse_trace_yaml(head +
+                             "  - {kind: gemm, m: 64, n: 64, k: 64, kernel: "
+                             "{library: deepgemm, tile: [128, 144], cluster: [1, 2]}}\n",
+                         "t.yaml");
+    const KernelHints& h = t.ops.at(0).kernel;
+    EXPECT_EQ(h.library, "deepgemm");
+    EXPECT_EQ(h.tile, (std::vector<uint64_t>{128, 144}));
+    EXPECT_EQ(h.cluster, (std::vector<uint64_t>{1, 2}));
+    EXPECT_TRUE(h.any());
+    const auto gemm_with = [&](const std::string& hints) {
+        return yaml_error(head + "  - {kind: gemm, m: 4, n: 4, k: 4, kernel: {" + hints + "}}\n");
+    };
+    EXPECT_THAT(gemm_with("library: cutlass"),
+                AllOf(StartsWith("t.yaml:3:"), HasSubstr("kernel.library"), HasSubstr("deepgemm")));
+    EXPECT_THAT(gemm_with("tile: [128, 128, 64]"),
+                AllOf(StartsWith("t.yaml:3:"), HasSubstr("kernel.tile"), HasSubstr("two numbers")));
+    EXPECT_THAT(gemm_with("tile: [0, 128]"), AllOf(HasSubstr("kernel.tile"), HasSubstr("got 0")));
+    EXPECT_THAT(gemm_with("tile: [128, -8]"),
+                AllOf(HasSubstr("kernel.tile[1]"), HasSubstr("non-negative integer")));
+    EXPECT_THAT(gemm_with("tile: 128"),
+                AllOf(HasSubstr("kernel.tile"), HasSubstr("expected a list")));
+    EXPECT_THAT(gemm_with("cluster: [2, 2]"),
+                AllOf(HasSubstr("kernel.cluster"), HasSubstr("at most 2 CTAs")));
+    EXPECT_THAT(gemm_with("cluster: [4, 1]"),
+                AllOf(HasSubstr("kernel.cluster"), HasSubstr("got 4")));
+    EXPECT_THAT(
+        yaml_error(head + "  - {kind: elementwise, elements: 4, kernel: {tile: [64, 64]}}\n"),
+        AllOf(StartsWith("t.yaml:3:"), HasSubstr("only gemm kernels take a tile")));
+    EXPECT_THAT(
+        yaml_error(head + "  - {kind: elementwise, elements: 4, kernel: {library: deepgemm}}\n"),
+        HasSubstr("only gemm kernels come from a choice of library"));
+}
+
 TEST(TraceParser, DramTrafficDefaultsAndChecks) {
     const Trace t = parse_trace_yaml(
         "version: 1\nops:\n  - {kind: dram_traffic, bytes: 4096, pattern: random}\n", "t.yaml");
