@@ -51,7 +51,7 @@ def load_kernels(run):
     by_index = {}
     for r in rows:
         try:
-            by_index[int(r["index"])] = {k: (float(v) if k not in ("name", "kernel", "occupancy_limiter") else v)
+            by_index[int(r["index"])] = {k: (float(v) if k not in ("name", "kernel", "tile", "occupancy_limiter") else v)
                                          for k, v in r.items()}
         except (KeyError, ValueError) as e:
             wo.die("%s: malformed kernels.csv (%s)" % (path, e))

@@ -95,6 +95,7 @@ KernelMetrics GpuOpModel::metrics_of(const KernelLaunch& kernel,
     const double sector = GpuCoreConfig::kSectorBytes;
     KernelMetrics m;
     m.kernel = kernel.name;
+    m.tile = kernel.tile;
     m.ctas = kernel.ctas;
     m.threads_per_cta = kernel.threads_per_cta;
     m.registers_per_thread = kernel.registers_per_thread;
@@ -154,8 +155,11 @@ KernelMetrics merged(const std::vector<KernelMetrics>& parts) {
         cycles += double(p.cycles);
     }
     m.kernel.clear();
-    for (const KernelMetrics& p : parts)
+    m.tile.clear();
+    for (const KernelMetrics& p : parts) {
         m.kernel += (m.kernel.empty() ? "" : "+") + p.kernel;
+        if (m.tile.empty()) m.tile = p.tile;
+    }
     const auto weighted = [&](double KernelMetrics::*field) {
         double v = 0;
         for (const KernelMetrics& p : parts)

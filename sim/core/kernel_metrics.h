@@ -11,6 +11,7 @@ namespace sim {
 
 struct KernelMetrics {
     std::string kernel;  ///< the kernel library's name for it (elementwise, softmax...)
+    std::string tile;    ///< the tile the library chose (GEMMs: KernelLaunch::tile); may be empty
     uint64_t ctas = 0;
     uint32_t threads_per_cta = 0;
     uint32_t registers_per_thread = 0;

@@ -84,7 +84,7 @@ std::string format_kernels_csv(const Trace& trace, const std::vector<OpResult>& 
         if (!results[i].kernel) continue;
         if (out.empty()) {
             out =
-                "index,name,kernel,ctas,threads_per_cta,registers_per_thread,ctas_per_sm,"
+                "index,name,kernel,tile,ctas,threads_per_cta,registers_per_thread,ctas_per_sm,"
                 "occupancy_limiter,theoretical_occupancy,achieved_occupancy,cycles,"
                 "simulated_fraction,bound,warp_instructions,issue_utilisation,l1_gbps,l2_gbps,"
                 "dram_gbps,l1_bytes,l2_bytes,dram_read_bytes,dram_write_bytes,l1_hit_rate,"
@@ -100,6 +100,7 @@ std::string format_kernels_csv(const Trace& trace, const std::vector<OpResult>& 
         row.num(uint64_t{i})
             .text(trace.ops[i].name)
             .text(k.kernel)
+            .text(k.tile)
             .num(k.ctas)
             .num(uint64_t{k.threads_per_cta})
             .num(uint64_t{k.registers_per_thread})

@@ -194,6 +194,32 @@ TEST(GpuCli, LongRowsRunAtEveryFidelity) {
     }
 }
 
+TEST(GpuCli, AGemmsTileAndLibraryHintsReachTheKernelAndKernelsCsvNamesTheTile) {
+    TempDir dir;
+    const std::string gemm = "  - {name: g, kind: gemm, m: 512, n: 576, k: 1024, dtype: bf16, ";
+    const auto run = [&](const std::string& hw, const std::string& hints, const char* out) {
+        return wallsim("run --hw configs/hw/" + hw + ".yaml --no-progress --trace " +
+                           write_trace(dir, gemm + "kernel: {" + hints + "}}\n") + " --out " +
+                           (dir.path() / out).string(),
+                       dir);
+    };
+    const auto pinned = run("h100", "tile: [128, 144], cluster: [2, 1], split_k: 1", "a");
+    ASSERT_EQ(pinned.code, 0) << pinned.err;
+    const std::string kernels = slurp(dir.path() / "a" / "kernels.csv");
+    EXPECT_THAT(kernels, HasSubstr("index,name,kernel,tile,ctas,"));
+    EXPECT_THAT(kernels, HasSubstr(",gemm,128x144x64 4 stages cluster 2x1,16,"));
+    const auto deepgemm = run("h100", "library: deepgemm", "b");
+    ASSERT_EQ(deepgemm.code, 0) << deepgemm.err;
+    EXPECT_THAT(slurp(dir.path() / "b" / "kernels.csv"), HasSubstr(",gemm,"));
+    // Hints the GPU or the library cannot honour are bad input, naming the op's line.
+    expect_bad_input(run("a100", "library: deepgemm", "c"), "DeepGEMM's GEMM runs on Hopper");
+    expect_bad_input(run("h100", "tile: [96, 128]", "d"), "wgmma covers M in warpgroups");
+    expect_bad_input(run("h100", "tile: [128, 128], cluster: [1, 2]", "e"),
+                     "576 / 128 makes 5, an odd number");
+    expect_bad_input(run("h100", "library: deepgemm, split_k: 2", "f"),
+                     "DeepGEMM's GEMM does not split K");
+}
+
 TEST(GpuCli, PointerChaseReportsLoadToUseLatencyInKernelsCsv) {
     TempDir dir;
     const std::string ops =

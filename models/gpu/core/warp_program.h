@@ -211,6 +211,9 @@ constexpr size_t kMmaKinds = 2;  ///< an Mma's `stream` picks one of a kernel's 
 
 struct KernelLaunch {
     std::string name;
+    /// The tile the kernel library chose, for the reader (GEMM: "BMxBNxBK, stages, cluster,
+    /// split-K or stream-K"); empty for kernels without one.
+    std::string tile;
     uint64_t ctas = 1;
     uint32_t threads_per_cta = 256;
     uint32_t registers_per_thread = 32;

@@ -310,6 +310,13 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
                            std::to_string(paired));
     k.cluster = t.cluster;
     if (t.cluster_along_n) k.grid.cluster_n = t.cluster;
+    k.tile = std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + " " +
+             std::to_string(t.stages) + " stages";
+    if (t.cluster > 1)
+        k.tile += " cluster " + std::string(t.cluster_along_n ? "1x" : "") +
+                  std::to_string(t.cluster) + (t.cluster_along_n ? "" : "x1");
+    if (t.k_splits > 1) k.tile += " split-K " + std::to_string(t.k_splits);
+    if (stream_k) k.tile += " stream-K " + std::to_string(t.stream_k.units) + " units";
 
     // A: M x K (or K x M), B: K x N (or N x K), C: M x N, row-major.
     k.streams.push_back(p.a_transposed ? tile_stream("A", space, p.batch, p.k, p.m * es / a_div,
