@@ -32,6 +32,16 @@ int64_t swizzle_of(int64_t bytes) {
 
 }  // namespace
 
+uint32_t deepgemm_stages(const GemmProblem& p, const GpuTarget& g, uint32_t bm, uint32_t bn) {
+    const int64_t es = int64_t(dtype_bytes(p.dtype));
+    const int64_t bk = 128 / es;
+    // The most dynamic shared memory a CTA may have: the SM's, less the 1 KB CUDA keeps.
+    const int64_t capacity = int64_t(g.core.sm.shared_memory) - 1024;
+    const int64_t smem_cd = align_up(int64_t(bm) * bn * int64_t(dtype_bytes(p.out_dtype)), 1024);
+    const int64_t stages = (capacity - smem_cd - kBarrierBytes) / ((int64_t(bm) + bn) * bk * es);
+    return uint32_t(std::clamp<int64_t>(stages, 0, kMaxStages));
+}
+
 std::vector<DeepGemmLayout> deepgemm_layouts(const GemmProblem& p, const GpuTarget& g) {
     if (g.tensor.family != tensor_core::MmaFamily::Wgmma)
         throw std::invalid_argument(
@@ -47,8 +57,6 @@ std::vector<DeepGemmLayout> deepgemm_layouts(const GemmProblem& p, const GpuTarg
     const int64_t cd_es = int64_t(dtype_bytes(p.out_dtype));
     const int64_t sms = g.core.sm_count;
     const int64_t bk = 128 / es;
-    // The most dynamic shared memory a CTA may have: the SM's, less the 1 KB CUDA keeps.
-    const int64_t capacity = int64_t(g.core.sm.shared_memory) - 1024;
     const bool batched = p.batch > 1;  // DeepGEMM's batched GEMM has no multicast
 
     std::vector<int64_t> block_ms = {64, 128};
@@ -71,9 +79,7 @@ std::vector<DeepGemmLayout> deepgemm_layouts(const GemmProblem& p, const GpuTarg
                     const int64_t swizzle_a = swizzle_of((p.a_transposed ? bm : bk) * es);
                     const int64_t swizzle_b = swizzle_of((p.b_transposed ? bk : bn) * es);
                     if (swizzle_a % 64 != 0 || swizzle_b % 64 != 0) continue;
-                    const int64_t smem_cd = align_up(bm * bn * cd_es, 1024);
-                    const int64_t stages = std::min(
-                        (capacity - smem_cd - kBarrierBytes) / ((bm + bn) * bk * es), kMaxStages);
+                    const int64_t stages = deepgemm_stages(p, g, uint32_t(bm), uint32_t(bn));
                     if (stages < 3 || (bm * bn < 128 * 192 && stages < 4)) continue;
                     const int64_t m_tiles = int64_t(ceil_div(p.m, bm));
                     const int64_t n_tiles = int64_t(ceil_div(p.n, bn));

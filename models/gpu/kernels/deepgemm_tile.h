@@ -27,6 +27,10 @@ struct DeepGemmLayout {
 /// other than BF16 (its FP8 kernels scale by blocks, which wallsim's GEMM does not).
 std::vector<DeepGemmLayout> deepgemm_layouts(const GemmProblem& p, const GpuTarget& target);
 
+/// The stages DeepGEMM gives a BM x BN tile of p: as many as fit in the CTA's shared memory
+/// beside its C tile and barriers, at most 16.
+uint32_t deepgemm_stages(const GemmProblem& p, const GpuTarget& target, uint32_t bm, uint32_t bn);
+
 /// The tile of deepgemm_layouts with the fewest cycles (the first on a tie, as DeepGEMM's
 /// strict comparison keeps it), as wallsim's wgmma kernel runs it.
 GemmTile choose_deepgemm_tile(const GemmProblem& p, const GpuTarget& target);

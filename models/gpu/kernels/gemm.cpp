@@ -476,9 +476,9 @@ void check_fits(const GemmProblem& p, const GpuTarget& g, const GemmTile& t) {
             std::to_string(stage_bytes(p, t)) + " B) does not fit on an SM");
 }
 
-/// The tile and cluster r asks for, in place of the heuristic's `picked`; stages as many as
-/// fit (up to kMaxStages, or as picked). Throws std::invalid_argument for a tile the kernel's
-/// MMA cannot cover or a cluster the path does not have.
+/// The tile and cluster r asks for, in place of the heuristic's `picked`; stages as the library
+/// gives them (cuBLAS: as many as fit, up to kMaxStages). Throws std::invalid_argument for a
+/// tile the kernel's MMA cannot cover or a cluster the path does not have.
 GemmTile requested_tile(const GemmProblem& p,
                         const GpuTarget& g,
                         const GemmRequest& r,
@@ -512,8 +512,9 @@ GemmTile requested_tile(const GemmProblem& p,
         if (t.warps * 32 > 1024)
             throw std::invalid_argument("tile " + shape + " needs " + std::to_string(t.warps * 32) +
                                         " threads, more than a CTA's 1024");
-        const uint32_t fit = g.core.sm.shared_memory / stage_bytes(p, t);
-        t.stages = std::min(std::max(picked.stages, kMaxStages), fit);
+        t.stages = r.library == GemmLibrary::DeepGemm
+                       ? deepgemm_stages(p, g, t.bm, t.bn)
+                       : std::min(kMaxStages, g.core.sm.shared_memory / stage_bytes(p, t));
         if (t.stages < 2)
             throw std::invalid_argument("tile " + shape + ": two stages of " +
                                         std::to_string(stage_bytes(p, t)) +
