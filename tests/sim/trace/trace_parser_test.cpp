@@ -300,7 +300,7 @@ TEST(TraceParser, FileEncodingFollowsExtension) {
 TEST(TraceParser, ShippedExamplesParse) {
     for (const char* name : {"vector_add.yaml", "elementwise_sweep.yaml", "gemm_sweep.yaml",
                              "gemm_sweep.jsonl", "softmax_layernorm.yaml", "transformer_layer.yaml",
-                             "two_streams.yaml", "tensor_kernels.yaml"}) {
+                             "two_streams.yaml", "tensor_kernels.yaml", "gemm_libraries.yaml"}) {
         const std::string path = testing::source_path(std::string("traces/examples/") + name);
         EXPECT_NO_THROW(parse_trace_file(path)) << path;
     }
