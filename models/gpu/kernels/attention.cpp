@@ -64,6 +64,8 @@ KernelLaunch flash_attention_kernel(const AttentionParams& p,
     const uint64_t kv_seq = p.kv_seq ? p.kv_seq : p.seq;
     KernelLaunch k;
     k.name = "flash_attention";
+    k.tile = std::to_string(bm) + " query x " + std::to_string(bn) + " KV rows " +
+             std::to_string(stages) + (stages > 1 ? " stages" : " stage");
     k.grid.batch = p.batch * p.heads;
     k.grid.m_tiles = ceil_div(p.seq, bm);
     k.grid.k_tiles = ceil_div(kv_seq, bn);

@@ -43,6 +43,8 @@ KernelLaunch flash_attention_backward_kernel(const AttentionParams& p,
 
     KernelLaunch k;
     k.name = "flash_attention_backward";
+    k.tile = std::to_string(bkv) + " KV x " + std::to_string(bq) + " query rows " +
+             std::to_string(stages) + " stages";
     k.grid.batch = p.batch * p.heads;
     k.grid.m_tiles = ceil_div(kv_seq, bkv);
     k.grid.k_tiles = ceil_div(p.seq, bq);
