@@ -120,7 +120,7 @@ GemmTile choose_deepgemm_tile(const GemmProblem& p, const GpuTarget& g) {
     t.bn = best.bn;
     t.bk = uint32_t(128 / dtype_bytes(p.dtype));
     t.stages = best.stages;
-    t.warps = std::max<uint32_t>(1, best.bm / 16);  // wallsim's wgmma kernel: 16 rows a warp
+    t.warps = gemm_warps(p, g, best.bm, best.bn);
     t.cluster = best.cluster_m * best.cluster_n;
     t.cluster_along_n = best.cluster_n > 1;
     return t;

@@ -138,6 +138,10 @@ KernelLaunch occupancy_probe(const GemmProblem& p, const GemmTile& t) {
 
 }  // namespace
 
+uint32_t gemm_warps(const GemmProblem& p, const GpuTarget& g, uint32_t bm, uint32_t bn) {
+    return warps_of(path_of(p, g), bm, bn);
+}
+
 AddressStream tile_stream(const std::string& name,
                           AddressSpace& space,
                           uint64_t batch,
@@ -302,12 +306,6 @@ KernelLaunch gemm_kernel(const GemmProblem& p,
     k.shared_bytes_per_cta = t.stages * stage_bytes(p, t);
     if (t.cluster > 1 && path != Path::Wgmma)
         throw NotLowerable("thread-block clusters need the wgmma (Hopper) path");
-    const uint64_t paired = t.cluster_along_n ? k.grid.n_tiles : k.grid.m_tiles;
-    if (paired % t.cluster != 0)
-        throw NotLowerable("a cluster of " + std::to_string(t.cluster) + " CTAs along " +
-                           (t.cluster_along_n ? "N" : "M") + " needs a multiple of " +
-                           std::to_string(t.cluster) + " tiles there, not " +
-                           std::to_string(paired));
     k.cluster = t.cluster;
     if (t.cluster_along_n) k.grid.cluster_n = t.cluster;
     k.tile = std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + " " +
@@ -536,7 +534,6 @@ GemmTile requested_tile(const GemmProblem& p,
                 std::to_string(block) + " makes " + std::to_string(ceil_div(extent, block)) +
                 ", an odd number");
     }
-    check_fits(p, g, t);
     return t;
 }
 
@@ -553,8 +550,8 @@ std::vector<KernelLaunch> gemm_kernels(const GemmProblem& p,
         throw std::invalid_argument("DeepGEMM's GEMM does not split K; leave split_k out");
     GemmTile t = deepgemm ? choose_deepgemm_tile(p, g) : choose_gemm_tile(p, g, !split_k);
     if (r.tile_m || r.cluster_m) t = requested_tile(p, g, r, t);
+    if (r.tile_m || deepgemm) check_fits(p, g, t);
     if (deepgemm) {
-        check_fits(p, g, t);
         AddressSpace space;
         return {gemm_kernel(p, t, g, space)};
     }

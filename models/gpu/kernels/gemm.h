@@ -83,6 +83,10 @@ AddressStream rows_stream(const std::string& name,
                           AddressStream::Axis axis,
                           uint64_t tile_rows);
 
+/// Warps of a BM x BN CTA of p's kernel on target: wgmma warpgroups of 64 rows (16 a warp),
+/// mma.sync's 64 x 64 (32 x 32) warp tiles, or FP32's 8 x 8 outputs per thread.
+uint32_t gemm_warps(const GemmProblem& p, const GpuTarget& target, uint32_t bm, uint32_t bn);
+
 /// The tile the heuristic picks for p on target (hints may force block, not the tile). With
 /// stream_k, the kernel will share its last waves' tiles as plan_stream_k says (gemm_kernels),
 /// so a partial last wave costs its share of the SMs' time, not a whole wave.
