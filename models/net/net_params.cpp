@@ -30,6 +30,7 @@ void read_nccl(const ConfigNode& n, NcclParams& p) {
     for (const auto& [key, protocol, member] : protocols) {
         if (auto q = n.optional_child(key)) protocol_param_table(protocol).read(*q, p.*member);
     }
+    if (auto q = n.optional_child("p2p")) p2p_param_table().read(*q, p.p2p);
 }
 
 }  // namespace
@@ -59,6 +60,25 @@ ParamTable<ProtocolParams> protocol_param_table(Protocol protocol) {
                "data a tree channel moves per step at most");
     t.integer("ring_slices", &P::ring_slices, 1, 8, "rounds",
               "synchronisation rounds (slices) per ring step, each paying ring_hop_latency");
+    return t;
+}
+
+ParamTable<P2pParams> p2p_param_table() {
+    using P = P2pParams;
+    constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+    ParamTable<P> t;
+    t.integer("path_channels", &P::path_channels, 1, 64, "channels",
+              "channels a path between two GPUs of a node asks for: 2 per NVLink, 2 over PCIe");
+    t.integer("net_channels_per_peer", &P::net_channels_per_peer, 1, 32, "channels",
+              "channels per peer once any peer is on another node (NCCL_NCHANNELS_PER_NET_PEER)");
+    t.quantity("chunk", &P::chunk, Dimension::Size, 4096, kUnbounded,
+               "Simple step of a send inside a node (P2P_NVL_CHUNKSIZE; P2P_PCI_CHUNKSIZE)");
+    t.quantity("net_chunk", &P::net_chunk, Dimension::Size, 4096, kUnbounded,
+               "Simple step of a send across nodes (P2P_NET_CHUNKSIZE)");
+    t.quantity("ll_threshold", &P::ll_threshold, Dimension::Size, 0, kUnbounded,
+               "pieces of a send this small or smaller run LL (P2P_LL_THRESHOLD)");
+    t.quantity("warp_bandwidth", &P::warp_bandwidth, Dimension::Bandwidth, 0, kUnbounded,
+               "data one warp of a send moves per second; 0: no limit");
     return t;
 }
 
@@ -108,8 +128,7 @@ ParamTable<CollectiveParams> collective_param_table() {
     using P = CollectiveParams;
     ParamTable<P> t;
     t.quantity("step_latency", &P::step_latency, Dimension::Time, 0,
-               std::numeric_limits<double>::infinity(),
-               "per step of a hierarchical collective or an AllToAll");
+               std::numeric_limits<double>::infinity(), "per step of a hierarchical collective");
     return t;
 }
 

@@ -43,6 +43,8 @@ struct NetParams {
 ParamTable<NcclParams> nccl_param_table();
 /// nccl.simple, nccl.ll or nccl.ll128: one protocol's keys, with NCCL's defaults for it.
 ParamTable<ProtocolParams> protocol_param_table(Protocol protocol);
+/// nccl.p2p: NCCL's send/receive knobs (AllToAll), with NCCL's defaults on NVLink.
+ParamTable<P2pParams> p2p_param_table();
 /// The described keys of a network file's top level, fabric:, links.<link> and collective:;
 /// the structs' initialisers are the defaults.
 ParamTable<NetParams> network_param_table();

@@ -61,6 +61,10 @@ void register_net(Registry& r) {
                       [protocol = protocol] { return protocol_param_table(protocol).describe(); },
                       "network"});
     }
+    r.add_params({"nccl.p2p",
+                  "NCCL's sends and receives, which run an AllToAll (models/net/core/p2p.h); "
+                  "defaults are NCCL 2.18's on an NVLink path.",
+                  [] { return p2p_param_table().describe(); }, "network"});
     r.add_params(
         {"network",
          "What a GPU file's network: section says: the cluster network its collectives "

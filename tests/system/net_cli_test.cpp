@@ -42,6 +42,27 @@ TEST(NetCli, SweepsSizesAndWritesCsvAndStats) {
     EXPECT_THAT(ring.out, HasSubstr(" simple "));
 }
 
+TEST(NetCli, AnAllToAllRunsNcclsSendsAndReceives) {
+    // A DGX H100 AllToAll: LL pieces at 1 KiB, each peer's one piece on its own channel (8 with
+    // the copy to self); Simple at 256 MiB on all 32 send/receive channels, held below the link
+    // by its sends' warps (nccl.p2p.warp_bandwidth, docs/network.md): 28 sends of 9 warps a GPU.
+    testing::TempDir dir;
+    const auto small = dir.path() / "small", large = dir.path() / "large";
+    const auto a = wallsim(
+        "net --topology dgx_h100 --collective alltoall --sizes 1KiB --out " + small.string(), dir);
+    ASSERT_EQ(a.code, 0) << a.err;
+    EXPECT_THAT(slurp(small / "net.csv"), HasSubstr(",direct,ll,8\n"));
+    const auto b = wallsim(
+        "net --topology dgx_h100 --collective alltoall --sizes 256MiB --out " + large.string(),
+        dir);
+    ASSERT_EQ(b.code, 0) << b.err;
+    EXPECT_THAT(slurp(large / "net.csv"), HasSubstr(",direct,simple,32\n"));
+    const auto stats = nlohmann::json::parse(slurp(large / "stats.json"));
+    const double busbw = stats["net_run"]["busbw"]["value"];
+    EXPECT_NEAR(busbw, 28 * 9 * 1.22e9, 0.04 * 28 * 9 * 1.22e9);  // less the latencies
+    EXPECT_LT(busbw, 0.824 * 450e9);
+}
+
 TEST(NetCli, AutoChoosesAsNcclOrTheFastest) {
     // At 32 MiB on a DGX A100 NCCL's estimate picks the ring's Simple protocol, the simulated
     // LL128 being faster (docs/network.md); --choose fastest keeps LL128. The stats say which.
@@ -167,6 +188,16 @@ TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
         {"net --topology configs/net/dgx_h100.yaml --choose best" + o, "--choose"},
         {"net --topology configs/net/dgx_h100.yaml --set nccl.generation=blackwell" + o,
          "nccl.generation"},
+        {"net --topology configs/net/dgx_h100.yaml --collective alltoall --set "
+         "nccl.p2p.chunk=1KiB" +
+             o,
+         "nccl.p2p.chunk"},
+        {"net --topology configs/net/dgx_h100.yaml --collective alltoall --set "
+         "nccl.p2p.warp_bandwidth=-1GB/s" +
+             o,
+         "nccl.p2p.warp_bandwidth"},
+        {"net --topology configs/net/dgx_h100.yaml --set nccl.p2p.chunks=1MiB" + o,
+         "nccl.p2p.chunks"},
     };
     for (const auto& c : cases) {
         const auto r = wallsim(c.args, dir);

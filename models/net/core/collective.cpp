@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "models/net/core/nccl_tuner.h"
+#include "models/net/core/p2p.h"
 
 namespace sim::net {
 
@@ -312,6 +313,41 @@ CollectiveResult nccl_nvls(const Topology& t, double bytes, const NcclParams& nc
     return r;
 }
 
+// AllToAll as nccl-tests runs it: a send and a receive of bytes / P to and from every peer in
+// one group (models/net/core/p2p.h). Every peer's pieces run at once on their own channels,
+// each CTA running its works one after another; a piece streams through the protocol's steps
+// with NCCL_STEPS of them in flight, so the protocol's step latency shows once per work, not
+// per step. What a GPU sends to itself is a local copy and crosses no link.
+CollectiveResult nccl_alltoall(const Topology& t, double bytes, const CollectiveParams& params) {
+    const NcclParams& nccl = params.nccl;
+    const auto p = static_cast<uint32_t>(t.gpus().size());
+    const uint32_t nodes = node_count(p, params.ranks_per_node);
+    const P2pPlan plan =
+        p2p_plan(bytes / p, p, nodes, nccl.ring_channels, nccl.ll.enabled, nccl.p2p);
+    const ProtocolParams& q = nccl.protocol(plan.protocol);
+    // Each piece of a send runs on its own warps: the protocol's per-CTA limit (LL) and its
+    // warps' copy rate cap the pieces of one peer together.
+    double cap = channel_cap(q.channel_bandwidth, plan.pieces, plan.protocol);
+    if (nccl.p2p.warp_bandwidth > 0) {
+        cap = std::min(cap, nccl.p2p.warp_bandwidth * plan.send_warps * plan.pieces /
+                                wire_efficiency(plan.protocol));
+    }
+    std::vector<Flow> flows;
+    flows.reserve(size_t{p} * (p - 1));
+    for (uint32_t s = 0; s < p; ++s) {
+        for (uint32_t d = 0; d < p; ++d) {
+            if (s != d) flows.push_back({s, d, bytes / p / wire_efficiency(plan.protocol), cap});
+        }
+    }
+    StepRunner run(t, p);
+    run.add_time(nccl.launch_latency + q.base_latency);
+    run.step(flows, 1, nodes > 1 ? q.net_ring_hop_latency : q.ring_hop_latency, plan.rounds);
+    CollectiveResult r = run.result();
+    r.channels = plan.channels;
+    r.protocol = plan.protocol;
+    return r;
+}
+
 CollectiveResult run_fixed(const Topology& t,
                            Collective c,
                            Algorithm a,
@@ -323,16 +359,7 @@ CollectiveResult run_fixed(const Topology& t,
     if (p < 2) {
         r.link_bytes.assign(t.link_count(), 0.0);
     } else if (c == Collective::AllToAll) {
-        StepRunner run(t, p);
-        std::vector<Flow> flows;
-        for (uint32_t s = 0; s < p; ++s) {
-            for (uint32_t d = 0; d < p; ++d) {
-                if (s != d) flows.push_back({s, d, bytes / p});
-            }
-        }
-        run.step(flows, 1, 0);
-        run.add_time(params.step_latency);
-        r = run.result();
+        r = nccl_alltoall(t, bytes, params);
     } else if (a == Algorithm::Ring) {
         r = nccl_ring(t, c, *proto, bytes, params);
     } else if (a == Algorithm::Tree) {
@@ -359,10 +386,12 @@ CollectiveResult run_fixed(const Topology& t,
         r = run.result();
     }
     r.algorithm = a;
-    r.protocol =
-        (a == Algorithm::Ring || a == Algorithm::Tree) && c != Collective::AllToAll
-            ? proto
-            : (a == Algorithm::Nvls ? std::optional<Protocol>(Protocol::Simple) : std::nullopt);
+    if (c != Collective::AllToAll) {
+        r.protocol =
+            a == Algorithm::Ring || a == Algorithm::Tree
+                ? proto
+                : (a == Algorithm::Nvls ? std::optional<Protocol>(Protocol::Simple) : std::nullopt);
+    }
     return r;
 }
 

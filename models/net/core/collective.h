@@ -10,7 +10,8 @@
 //     (multimem.st) itself, NVLink SHARP;
 //   - hierarchical: ReduceScatter inside each node, AllReduce across nodes per local rank,
 //     AllGather inside, as flows with a fixed step latency;
-//   - AllToAll: every pair at once.
+//   - AllToAll: a send and a receive to and from every peer at once, as NCCL's send/receive
+//     kernel runs them (models/net/core/p2p.h).
 // The protocol (Simple, LL, LL128) and, with Algorithm::Auto, the algorithm are chosen per size
 // as NCCL's tuner chooses them, by its own estimate (nccl_tuner.h), or as the fastest simulated
 // (Choice::Fastest). Each step's flows run concurrently on a FlowNetwork. Pure C++.
@@ -30,7 +31,7 @@ enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll };
 enum class Algorithm { Ring, Tree, Nvls, Hierarchical, Auto };
 
 struct CollectiveParams {
-    double step_latency = 5e-6;   ///< s per hierarchical or AllToAll step, >= 0
+    double step_latency = 5e-6;   ///< s per hierarchical step, >= 0
     uint32_t ranks_per_node = 1;  ///< consecutive ranks share a node
     NcclParams nccl;              ///< channels, protocols and latencies of ring, tree and nvls
 };

@@ -23,6 +23,19 @@ const ProtocolParams& NcclParams::protocol(Protocol p) const {
     return simple;
 }
 
+void P2pParams::validate() const {
+    auto need = [](bool ok, const char* what) {
+        if (!ok) throw std::invalid_argument(what);
+    };
+    need(path_channels >= 1 && path_channels <= 64, "p2p.path_channels must be in 1..64");
+    need(net_channels_per_peer >= 1 && net_channels_per_peer <= 32,
+         "p2p.net_channels_per_peer must be in 1..32");
+    need(chunk >= 4096, "p2p.chunk must be at least 4 KiB");
+    need(net_chunk >= 4096, "p2p.net_chunk must be at least 4 KiB");
+    need(ll_threshold >= 0, "p2p.ll_threshold must be >= 0");
+    need(warp_bandwidth >= 0, "p2p.warp_bandwidth must be >= 0 (0: no limit)");
+}
+
 void NcclParams::validate() const {
     auto need = [](bool ok, const std::string& what) {
         if (!ok) throw std::invalid_argument(what);
@@ -35,6 +48,7 @@ void NcclParams::validate() const {
     need(nvls_latency >= 0, "nvls_latency must be >= 0");
     need(nvls_chunk >= 16 * 1024, "nvls_chunk must be at least 16 KiB");
     need(nvls_chunk_overhead >= 0, "nvls_chunk_overhead must be >= 0");
+    p2p.validate();
     for (Protocol p : {Protocol::Simple, Protocol::LL, Protocol::LL128}) {
         const ProtocolParams& q = protocol(p);
         const std::string name = to_string(p) + ".";

@@ -55,6 +55,23 @@ struct ProtocolParams {
     double net_tree_hop_latency = 0;
 };
 
+/// NCCL's send/receive knobs (models/net/core/p2p.h), each an environment variable of NCCL's;
+/// the defaults are NCCL 2.18's on an NVLink path.
+struct P2pParams {
+    /// Channels a path between two GPUs of a node asks for (ncclTopoGetNchannels): 2 per NVLink
+    /// (36 with an H100's 18, 24 with an A100's 12), 2 over PCIe; 1..64.
+    uint32_t path_channels = 36;
+    uint32_t net_channels_per_peer = 2;  ///< NCCL_NCHANNELS_PER_NET_PEER, 1..32
+    double chunk = 512.0 * 1024;         ///< Simple step inside a node: P2P_NVL_CHUNKSIZE, >= 4 KiB
+    double net_chunk = 128.0 * 1024;     ///< Simple step across nodes: P2P_NET_CHUNKSIZE, >= 4 KiB
+    double ll_threshold = 16384;         ///< B: pieces no larger run LL (P2P_LL_THRESHOLD), >= 0
+    /// Data B/s one warp of a send moves; 0: no limit. A send's warps are NCCL's share of its
+    /// channel's CTA (models/net/core/p2p.h); their copy loop, not the link, can be the limit.
+    double warp_bandwidth = 0;
+    /// Throws std::invalid_argument naming the first bad field.
+    void validate() const;
+};
+
 /// NCCL as it runs on one system: channels, protocols, NVLink SHARP and the host's share.
 /// Defaults are NCCL's own constants on NVLink (src/graph/tuning.cc, src/include/device.h,
 /// src/init.cc buffer sizes); a network preset sets what depends on the machine.
@@ -80,6 +97,8 @@ struct NcclParams {
                       512,    8,      true,   1, 2.7e-6, 5.0e-6};
     ProtocolParams ll128{14e-6, 1.9e-6, 1.25e-6, 0, 0,      576000, 576000,
                          640,   8,      true,    1, 4.0e-6, 8.5e-6};
+
+    P2pParams p2p;  ///< sends and receives: AllToAll
 
     const ProtocolParams& protocol(Protocol p) const;
     /// Throws std::invalid_argument naming the first bad field.
