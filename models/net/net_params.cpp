@@ -77,8 +77,8 @@ ParamTable<P2pParams> p2p_param_table() {
                "Simple step of a send across nodes (P2P_NET_CHUNKSIZE)");
     t.quantity("ll_threshold", &P::ll_threshold, Dimension::Size, 0, kUnbounded,
                "pieces of a send this small or smaller run LL (P2P_LL_THRESHOLD)");
-    t.quantity("warp_bandwidth", &P::warp_bandwidth, Dimension::Bandwidth, 0, kUnbounded,
-               "data one warp of a send moves per second; 0: no limit");
+    t.quantity("channel_bandwidth", &P::channel_bandwidth, Dimension::Bandwidth, 0, kUnbounded,
+               "data one channel's CTA sends per second, its sends together; 0: no limit");
     return t;
 }
 

@@ -44,8 +44,8 @@ TEST(NetCli, SweepsSizesAndWritesCsvAndStats) {
 
 TEST(NetCli, AnAllToAllRunsNcclsSendsAndReceives) {
     // A DGX H100 AllToAll: LL pieces at 1 KiB, each peer's one piece on its own channel (8 with
-    // the copy to self); Simple at 256 MiB on all 32 send/receive channels, held below the link
-    // by its sends' warps (nccl.p2p.warp_bandwidth, docs/network.md): 28 sends of 9 warps a GPU.
+    // the copy to self); Simple at 256 MiB on all 32 send/receive channels, 28 of them carrying
+    // sends to other GPUs, each held to nccl.p2p.channel_bandwidth (11 GB/s, docs/network.md).
     testing::TempDir dir;
     const auto small = dir.path() / "small", large = dir.path() / "large";
     const auto a = wallsim(
@@ -59,7 +59,7 @@ TEST(NetCli, AnAllToAllRunsNcclsSendsAndReceives) {
     EXPECT_THAT(slurp(large / "net.csv"), HasSubstr(",direct,simple,32\n"));
     const auto stats = nlohmann::json::parse(slurp(large / "stats.json"));
     const double busbw = stats["net_run"]["busbw"]["value"];
-    EXPECT_NEAR(busbw, 28 * 9 * 1.22e9, 0.04 * 28 * 9 * 1.22e9);  // less the latencies
+    EXPECT_NEAR(busbw, 28 * 11e9, 0.04 * 28 * 11e9);  // less the latencies
     EXPECT_LT(busbw, 0.824 * 450e9);
 }
 
@@ -193,9 +193,9 @@ TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
              o,
          "nccl.p2p.chunk"},
         {"net --topology configs/net/dgx_h100.yaml --collective alltoall --set "
-         "nccl.p2p.warp_bandwidth=-1GB/s" +
+         "nccl.p2p.channel_bandwidth=-1GB/s" +
              o,
-         "nccl.p2p.warp_bandwidth"},
+         "nccl.p2p.channel_bandwidth"},
         {"net --topology configs/net/dgx_h100.yaml --set nccl.p2p.chunks=1MiB" + o,
          "nccl.p2p.chunks"},
     };

@@ -325,11 +325,11 @@ CollectiveResult nccl_alltoall(const Topology& t, double bytes, const Collective
     const P2pPlan plan =
         p2p_plan(bytes / p, p, nodes, nccl.ring_channels, nccl.ll.enabled, nccl.p2p);
     const ProtocolParams& q = nccl.protocol(plan.protocol);
-    // Each piece of a send runs on its own warps: the protocol's per-CTA limit (LL) and its
-    // warps' copy rate cap the pieces of one peer together.
+    // Each peer's pieces run on their own channels: the protocol's per-CTA limit (LL) caps them,
+    // and what the channels carrying sends to other ranks can send is shared by the peers.
     double cap = channel_cap(q.channel_bandwidth, plan.pieces, plan.protocol);
-    if (nccl.p2p.warp_bandwidth > 0) {
-        cap = std::min(cap, nccl.p2p.warp_bandwidth * plan.send_warps * plan.pieces /
+    if (nccl.p2p.channel_bandwidth > 0) {
+        cap = std::min(cap, nccl.p2p.channel_bandwidth * plan.send_channels / (p - 1) /
                                 wire_efficiency(plan.protocol));
     }
     std::vector<Flow> flows;

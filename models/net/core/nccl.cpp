@@ -33,7 +33,7 @@ void P2pParams::validate() const {
     need(chunk >= 4096, "p2p.chunk must be at least 4 KiB");
     need(net_chunk >= 4096, "p2p.net_chunk must be at least 4 KiB");
     need(ll_threshold >= 0, "p2p.ll_threshold must be >= 0");
-    need(warp_bandwidth >= 0, "p2p.warp_bandwidth must be >= 0 (0: no limit)");
+    need(channel_bandwidth >= 0, "p2p.channel_bandwidth must be >= 0 (0: no limit)");
 }
 
 void NcclParams::validate() const {

@@ -65,9 +65,9 @@ struct P2pParams {
     double chunk = 512.0 * 1024;         ///< Simple step inside a node: P2P_NVL_CHUNKSIZE, >= 4 KiB
     double net_chunk = 128.0 * 1024;     ///< Simple step across nodes: P2P_NET_CHUNKSIZE, >= 4 KiB
     double ll_threshold = 16384;         ///< B: pieces no larger run LL (P2P_LL_THRESHOLD), >= 0
-    /// Data B/s one warp of a send moves; 0: no limit. A send's warps are NCCL's share of its
-    /// channel's CTA (models/net/core/p2p.h); their copy loop, not the link, can be the limit.
-    double warp_bandwidth = 0;
+    /// Data B/s one channel's CTA sends, however many sends share it; 0: no limit. Its warps'
+    /// copy loops, not the link, can be the limit (models/net/core/p2p.h).
+    double channel_bandwidth = 0;
     /// Throws std::invalid_argument naming the first bad field.
     void validate() const;
 };

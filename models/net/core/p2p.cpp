@@ -10,7 +10,6 @@ namespace sim::net {
 namespace {
 
 constexpr uint32_t kMaxChannels = 32;     // NCCL's MAXCHANNELS
-constexpr uint32_t kWarpsPerCta = 20;     // NCCL_MAX_NTHREADS 640 / 32
 constexpr uint32_t kSendsPerWork = 8;     // NCCL_MAX_WORK_ELEMENTS_P2P / 2
 constexpr uint32_t kChunksPerPiece = 32;  // a piece on one node grows to 32 steps at most
 
@@ -32,18 +31,6 @@ double piece_size(
         size = std::ceil(bytes / channels);
     }
     return std::ceil(size / min_size) * min_size;
-}
-
-// finishWorkP2p: a work of `sends` sends and as many receives runs them in a power-of-two
-// number of groups; each group gets the smallest power of two of warps at which the groups
-// together take more than half the CTA's 20, and each send (an odd group) one warp more once
-// groups have two or more.
-uint32_t send_warps(uint32_t sends) {
-    const uint32_t groups = next_pow2(2 * sends);
-    uint32_t warps = 1;
-    while (warps * groups <= kWarpsPerCta / 2)
-        warps *= 2;
-    return warps + (warps >= 2 ? 1 : 0);
 }
 
 }  // namespace
@@ -82,8 +69,8 @@ P2pPlan p2p_plan(double bytes_per_peer,
     plan.channels = static_cast<uint32_t>(std::min<uint64_t>(p2p_channels, sends));
     const uint64_t per_channel = (sends + plan.channels - 1) / plan.channels;
     plan.rounds = static_cast<uint32_t>((per_channel + kSendsPerWork - 1) / kSendsPerWork);
-    plan.send_warps =
-        send_warps(static_cast<uint32_t>(std::min<uint64_t>(per_channel, kSendsPerWork)));
+    plan.send_channels =
+        static_cast<uint32_t>(std::min<uint64_t>(p2p_channels, uint64_t{ranks - 1} * plan.pieces));
     return plan;
 }
 

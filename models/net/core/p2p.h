@@ -14,10 +14,10 @@
 //     steps are P2P_NVL_CHUNKSIZE (512 KiB) over NVLink, P2P_PCI_CHUNKSIZE or P2P_NET_CHUNKSIZE
 //     (128 KiB) otherwise (src/init.cc, src/proxy.cc ncclProxyComputeP2p);
 //   - works: a channel's CTA runs up to 8 sends and 8 receives at once (one ncclWork,
-//     NCCL_MAX_WORK_ELEMENTS_P2P), and its works one after another. The work splits the CTA's
-//     20 warps (NCCL_MAX_NTHREADS 640) among its sends and receives: a send gets 9 warps when
-//     it is alone on its channel, 5 beside another, 3 among four, 1 among eight
-//     (src/enqueue.cc finishWorkP2p).
+//     NCCL_MAX_WORK_ELEMENTS_P2P), splitting its 20 warps among them (finishWorkP2p), and its
+//     works one after another. What a channel sends per second is capped as a whole
+//     (P2pParams::channel_bandwidth): 4, 8 and 16 pieces a peer, one, two and four sends to a
+//     channel, reach the same rate per channel on 8 x H100 (docs/network.md).
 // Pure C++.
 #pragma once
 
@@ -35,7 +35,7 @@ struct P2pPlan {
     double piece = 0;                      ///< B in the largest piece
     uint32_t channels = 1;                 ///< distinct channels the sends run on
     uint32_t rounds = 1;                   ///< works each channel runs one after another
-    uint32_t send_warps = 1;               ///< warps of each send's copy loop
+    uint32_t send_channels = 1;            ///< channels carrying sends to other ranks
 };
 
 /// The plan for `bytes_per_peer` to each of ranks - 1 peers, the ranks filling `nodes` nodes,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // AllToAll as NCCL's send/receive kernel runs it: how a send is cut into pieces over channels,
-// which protocol a piece runs, how many warps its copy loop gets, and what that costs. The
+// which protocol a piece runs, how many channels carry the sends, and what that costs. The
 // expected plans are worked out by hand from NCCL 2.18's src/enqueue.cc (calcP2pChunkSize,
-// scheduleP2pTasksToPlan, finishWorkP2p) for 8 ranks and 24 ring channels: 32 p2p channels,
-// 32 per peer, 4 to 16 of them per send on one node.
+// scheduleP2pTasksToPlan) for 8 ranks and 24 ring channels: 32 p2p channels, 32 per peer, 4 to
+// 16 of them per send on one node.
 #include "models/net/core/p2p.h"
 
 #include <gtest/gtest.h>
@@ -32,25 +32,24 @@ TEST(P2pPlan, ASendIsCutIntoPiecesAsNcclCutsIt) {
     EXPECT_EQ(p.pieces, 2u);
     EXPECT_DOUBLE_EQ(p.piece, 64 * 1024);
     // 256 MiB: 32 MiB a peer in 4 pieces of 8 MiB (under the 32-step, 16 MiB maximum): 32
-    // sends with the copies to self, one per channel, each with 9 of the CTA's 20 warps.
+    // sends with the copies to self, one per channel; 28 channels carry the other ranks' sends.
     p = plan_for(256 * kMiB);
     EXPECT_EQ(p.pieces, 4u);
     EXPECT_DOUBLE_EQ(p.piece, 8 * kMiB);
     EXPECT_EQ(p.channels, 32u);
-    EXPECT_EQ(p.send_warps, 9u);
+    EXPECT_EQ(p.send_channels, 28u);
     EXPECT_EQ(p.rounds, 1u);
     // 1 GiB: 128 MiB a peer; 4 pieces of 32 MiB exceed 16 MiB, so 8 of 16 MiB; two sends share
-    // each channel, 5 warps each.
+    // each channel, and all 32 carry other ranks' sends.
     p = plan_for(1024 * kMiB);
     EXPECT_EQ(p.pieces, 8u);
     EXPECT_DOUBLE_EQ(p.piece, 16 * kMiB);
-    EXPECT_EQ(p.send_warps, 5u);
+    EXPECT_EQ(p.send_channels, 32u);
     // 8 GiB: 1 GiB a peer; doubling stops at 16 channels (4 x 32 / 8), pieces of 64 MiB; four
-    // sends a channel, 3 warps each.
+    // sends a channel, in one work.
     p = plan_for(8192 * kMiB);
     EXPECT_EQ(p.pieces, 16u);
     EXPECT_DOUBLE_EQ(p.piece, 64 * kMiB);
-    EXPECT_EQ(p.send_warps, 3u);
     EXPECT_EQ(p.rounds, 1u);
 }
 
@@ -62,10 +61,10 @@ TEST(P2pPlan, AcrossNodesEachPeerGetsTwoChannelsAndNetworkSteps) {
     EXPECT_DOUBLE_EQ(p.piece, 2 * kMiB);
     // 32 sends over 32 channels: one work each.
     EXPECT_EQ(p.rounds, 1u);
-    // 1024 ranks: 2048 sends over 32 channels, 64 a channel, in works of 8: 8 works, 1 warp each.
+    // 1024 ranks: 2048 sends over 32 channels, 64 a channel, in works of 8: 8 works.
     const P2pPlan big = plan_for(1024 * kMiB, 1024, 128);
     EXPECT_EQ(big.rounds, 8u);
-    EXPECT_EQ(big.send_warps, 1u);
+    EXPECT_EQ(big.send_channels, 32u);
 }
 
 TEST(P2pPlan, ThresholdsAndBadArgumentsAreTheCallersToSet) {
@@ -102,22 +101,24 @@ TEST(AllToAll, PaysTheLaunchAndTheProtocolsLatenciesOnce) {
     EXPECT_NEAR(r.time, 7e-6 + 3e-6 + 1e-6 + 7 * 128 / 0.5 / 100e9, 1e-9);
 }
 
-TEST(AllToAll, ASendsWarpsCapItBelowTheLink) {
-    // 256 MiB in all: every GPU sends 7 peers 4 pieces each, 9 warps a piece. At 1 GB/s a
-    // warp that is 7 x 4 x 9 = 252 GB/s a GPU, below its 400 GB/s link.
+TEST(AllToAll, ItsChannelsCapItBelowTheLink) {
+    // 256 MiB in all: every GPU sends 7 peers 4 pieces each, on 28 channels. At 10 GB/s a
+    // channel that is 280 GB/s a GPU, below its 400 GB/s link. At 1 GiB the 56 pieces share all
+    // 32 channels: 320 GB/s.
     const Topology t = star(8, 400);
     CollectiveParams p;
     p.ranks_per_node = 8;
     p.nccl.ring_channels = 24;
     p.nccl.simple.base_latency = p.nccl.simple.ring_hop_latency = 0;
-    p.nccl.p2p.warp_bandwidth = 1e9;
-    const double m = 256 * kMiB;
-    const auto r = run_collective(t, {Collective::AllToAll, Algorithm::Auto, {}, m}, p);
-    EXPECT_NEAR(r.busbw, 252e9, 1e-6 * 252e9);  // busbw = what a GPU sends per second
+    p.nccl.p2p.channel_bandwidth = 10e9;
+    const auto r = run_collective(t, {Collective::AllToAll, Algorithm::Auto, {}, 256 * kMiB}, p);
+    EXPECT_NEAR(r.busbw, 280e9, 1e-6 * 280e9);  // busbw = what a GPU sends per second
     EXPECT_EQ(r.channels, 32u);
+    const auto big = run_collective(t, {Collective::AllToAll, Algorithm::Auto, {}, 1024 * kMiB}, p);
+    EXPECT_NEAR(big.busbw, 320e9, 1e-6 * 320e9);
     // Without the cap the link is the limit.
-    p.nccl.p2p.warp_bandwidth = 0;
-    const auto free = run_collective(t, {Collective::AllToAll, Algorithm::Auto, {}, m}, p);
+    p.nccl.p2p.channel_bandwidth = 0;
+    const auto free = run_collective(t, {Collective::AllToAll, Algorithm::Auto, {}, 256 * kMiB}, p);
     EXPECT_NEAR(free.busbw, 400e9, 1e-6 * 400e9);
 }
 
