@@ -91,6 +91,9 @@ ParamTable<SmConfig> sm_param_table() {
     t.integer("dsmem_latency", &P::dsmem_latency, 1, 10000, "SM cycles",
               "an access to another CTA's shared memory in its thread-block cluster (the "
               "SM-to-SM network; GPUs with clusters only)");
+    t.integer("tma_latency", &P::tma_latency, 0, 10000, "SM cycles",
+              "what a TMA load adds to its lines' round trip (tensor-map addresses, the "
+              "mbarrier's byte count); 0 where tile copies are cp.async");
     t.options("scheduler", &P::scheduler,
               {{"gto", SchedulerPolicy::Gto}, {"lrr", SchedulerPolicy::Lrr}},
               "warp scheduling: greedy-then-oldest or loose round robin");

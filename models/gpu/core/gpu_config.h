@@ -43,6 +43,10 @@ struct SmConfig {
     /// SM-to-SM network of GPUs with thread-block clusters (Hopper's distributed shared
     /// memory); luo2024 measured 180 on an H800 (docs/references.md).
     uint32_t dsmem_latency = 180;
+    /// SM cycles a TMA load adds to the round trip of its lines (Hopper): the TMA unit turning
+    /// the tensor map into addresses and the mbarrier counting the bytes in. 0 where copies are
+    /// cp.async, which take the loads' path.
+    uint32_t tma_latency = 0;
 };
 
 struct L1Config {

@@ -522,10 +522,13 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
             // different iterations (GpuCore's fast-forward) may have copied tiles of
             // different sizes.
             const LoadReturn receiver{id_, slot * kMaxRegs + dst, static_cast<uint32_t>(n)};
+            // A TMA copy (one leader instruction per tile) pays the TMA unit's latency; cp.async
+            // copies, split over the warps, take the loads' path.
+            const uint64_t leave = now + 1 + (in.leader ? config_.sm.tma_latency : 0);
             if (!in.multicast) {
-                memory_.bulk_load(id_, receiver.token, bulk_.data(), n, now + 1);
+                memory_.bulk_load(id_, receiver.token, bulk_.data(), n, leave);
             } else if (multicast_.arrive(w.cta, w.multicasts++, receiver, members_)) {
-                memory_.multicast_load(members_, bulk_.data(), n, now + 1);
+                memory_.multicast_load(members_, bulk_.data(), n, leave);
             }
             await_lines(w, dst, n);
         }

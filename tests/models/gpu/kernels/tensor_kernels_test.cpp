@@ -186,6 +186,27 @@ TEST(GemmKernel, CountsExactlyTheGemmsFlopsAndReadsEachOperandFromDramOnce) {
     EXPECT_GT(r.sm.tensor_flops / double(r.cycles) / peak, 0.5);
 }
 
+// A TMA load pays the TMA unit's latency on top of its lines' round trip (sm.tma_latency); a
+// GEMM of one k-tile per CTA waits for its first copies once, so its time grows by the latency
+// (and the few cycles by which its DRAM accesses then meet other bank and refresh states).
+// cp.async copies (Ampere's mma.sync GEMM, split over the warps) take the loads' path.
+TEST(GemmKernel, ATmaLoadPaysTheTmaUnitsLatencyAndCpAsyncDoesNot) {
+    const GemmProblem g = gemm_of(128, 128, 64);
+    const auto cycles = [&](GpuParams p, uint32_t latency) {
+        p.core.sm.tma_latency = latency;
+        AddressSpace space;
+        const KernelLaunch k =
+            gemm_kernel(g, choose_gemm_tile(g, target_of(p)), target_of(p), space);
+        return run_kernel(p, k).cycles;
+    };
+    const GpuParams h100 = small_h100(1);
+    const uint64_t added = cycles(h100, 505) - cycles(h100, 5);
+    EXPECT_GE(added, 500u);
+    EXPECT_LT(added, 550u);
+    const GpuParams a100 = testing::gpu_preset("a100", {"sm.count=1"});
+    EXPECT_EQ(cycles(a100, 500), cycles(a100, 0));
+}
+
 // The shared memory a GEMM moves, which the energy model charges (models/gpu/kernel_charge.h):
 // each CTA's copies land its A and B tiles for every k-tile, wgmma reads them as operands, and
 // the epilogue's bulk store reads the staged C tile.
