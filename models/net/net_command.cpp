@@ -134,9 +134,14 @@ int run_net_command(const Registry& /*registry*/, const std::vector<std::string>
         !why.empty()) {
         throw option_error("--algo", why);
     }
+    if (protocol && collective == Collective::AllToAll) {
+        throw option_error("--proto",
+                           "an alltoall's sends run LL or Simple by the size of each piece, as "
+                           "NCCL's do (nccl.p2p.ll_threshold); --proto is for the other "
+                           "collectives");
+    }
     if (protocol && *protocol != Protocol::Simple &&
-        (algorithm == Algorithm::Nvls || algorithm == Algorithm::Hierarchical ||
-         collective == Collective::AllToAll)) {
+        (algorithm == Algorithm::Nvls || algorithm == Algorithm::Hierarchical)) {
         throw option_error("--proto", to_string(algorithm) + " " + to_string(collective) +
                                           " runs the simple protocol only");
     }

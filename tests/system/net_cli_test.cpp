@@ -198,6 +198,8 @@ TEST(NetCli, BadInputIsOneLineExitTwoAndWritesNothing) {
          "nccl.p2p.channel_bandwidth"},
         {"net --topology configs/net/dgx_h100.yaml --set nccl.p2p.chunks=1MiB" + o,
          "nccl.p2p.chunks"},
+        {"net --topology configs/net/dgx_h100.yaml --collective alltoall --proto ll" + o,
+         "nccl.p2p.ll_threshold"},
     };
     for (const auto& c : cases) {
         const auto r = wallsim(c.args, dir);

@@ -45,7 +45,8 @@ enum class Choice { Nccl, Fastest };
 struct CollectiveRequest {
     Collective collective = Collective::AllReduce;
     Algorithm algorithm = Algorithm::Auto;
-    std::optional<Protocol> protocol;  ///< nullopt: chosen as `choice` says
+    std::optional<Protocol> protocol;  ///< nullopt: chosen as `choice` says; an AllToAll's
+                                       ///< sends choose their own (P2pParams::ll_threshold)
     double bytes = 0;                  ///< B, > 0
     Choice choice = Choice::Nccl;
 };
