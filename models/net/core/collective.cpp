@@ -325,18 +325,17 @@ CollectiveResult nccl_alltoall(const Topology& t, double bytes, const Collective
     const P2pPlan plan =
         p2p_plan(bytes / p, p, nodes, nccl.ring_channels, nccl.ll.enabled, nccl.p2p);
     const ProtocolParams& q = nccl.protocol(plan.protocol);
+    const double eff = wire_efficiency(plan.protocol);
     // Each peer's pieces run on their own channels: the protocol's per-CTA limit (LL) caps them,
     // and what the channels carrying sends to other ranks can send is shared by the peers.
     double cap = channel_cap(q.channel_bandwidth, plan.pieces, plan.protocol);
-    if (nccl.p2p.channel_bandwidth > 0) {
-        cap = std::min(cap, nccl.p2p.channel_bandwidth * plan.send_channels / (p - 1) /
-                                wire_efficiency(plan.protocol));
-    }
+    if (nccl.p2p.channel_bandwidth > 0)
+        cap = std::min(cap, nccl.p2p.channel_bandwidth * plan.send_channels / (p - 1) / eff);
     std::vector<Flow> flows;
     flows.reserve(size_t{p} * (p - 1));
     for (uint32_t s = 0; s < p; ++s) {
         for (uint32_t d = 0; d < p; ++d) {
-            if (s != d) flows.push_back({s, d, bytes / p / wire_efficiency(plan.protocol), cap});
+            if (s != d) flows.push_back({s, d, bytes / p / eff, cap});
         }
     }
     StepRunner run(t, p);
