@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "models/hw/hw_params.h"
 
@@ -127,6 +128,10 @@ ParamTable<L2Config> l2_param_table() {
     t.integer("controller_latency", &P::controller_latency, 0, 10000, "SM cycles",
               "each way between a slice and its memory controller (partition crossbar, "
               "controller front end)");
+    t.integer("partitions", &P::partitions, 1, 64, "partitions",
+              "groups the slices and SMs are split into; a line's memory hangs off its slice's");
+    t.integer("partition_latency", &P::partition_latency, 0, 10000, "SM cycles",
+              "each way between partitions, paid by a miss on a line homed in another partition");
     return t;
 }
 
@@ -173,7 +178,11 @@ GpuParams GpuParams::from_config(const ConfigNode& root) {
         }
     }
     if (auto l1 = sm.optional_child("l1")) l1_param_table().read(*l1, c.l1);
-    if (auto l2 = root.optional_child("l2")) l2_param_table().read(*l2, c.l2);
+    if (auto l2 = root.optional_child("l2")) {
+        l2_param_table().read(*l2, c.l2);
+        if (c.l2.slices % c.l2.partitions != 0)
+            l2->fail("partitions", "must divide l2.slices (" + std::to_string(c.l2.slices) + ")");
+    }
     read_tensor_cores(root, sm, p);
     try {
         c.validate();

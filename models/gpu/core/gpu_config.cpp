@@ -34,6 +34,8 @@ void GpuCoreConfig::validate() const {
     need(l2.slices >= 1 && l2.ways >= 1 && l2.bytes >= uint64_t{128} * l2.ways * l2.slices,
          "l2 must hold at least one set per slice");
     need(l2.bytes_per_clock_per_slice >= 1, "l2.bytes_per_clock_per_slice must be positive");
+    need(l2.partitions >= 1 && l2.slices % l2.partitions == 0,
+         "l2.partitions must divide l2.slices");
 }
 
 }  // namespace sim::gpu

@@ -68,6 +68,14 @@ struct L2Config {
     /// path of a miss (the memory-partition fabric and the controller's front end going in,
     /// its read-return path coming back). A pure latency: it does not limit bandwidth.
     uint32_t controller_latency = 0;
+    /// Partitions the slices and SMs are split into, each SM wired to one (A100 and H100: two,
+    /// each slice's lines homed in its partition's memory). >= 1, dividing slices.
+    uint32_t partitions = 1;
+    /// SM cycles each way between two partitions: what a miss on a line homed in the other
+    /// partition pays to reach that partition's memory and to come back. Hits take none: an
+    /// SM's own partition keeps a copy of the lines its SMs read (the copies' capacity is not
+    /// modelled).
+    uint32_t partition_latency = 0;
 };
 
 struct GpuCoreConfig {

@@ -131,6 +131,22 @@ uint32_t MemorySystem::slice_of(uint64_t line) const {
     return static_cast<uint32_t>((n ^ (n >> 11) ^ (n >> 19)) % gpu_.l2.slices);
 }
 
+uint64_t MemorySystem::crossing(uint32_t slice, uint32_t waiter) const {
+    const uint32_t parts = gpu_.l2.partitions;
+    if (parts == 1) return 0;
+    uint32_t sm = 0;
+    if (waiter & kCopyWaiter) {
+        const Copy& c = copies_[waiter & ~kCopyWaiter];
+        if (c.receivers.empty()) return 0;
+        sm = c.receivers.front().sm;
+    } else {
+        sm = requests_[waiter].sm;
+    }
+    const uint64_t sm_part = uint64_t{sm} * parts / gpu_.sm_count;
+    const uint64_t slice_part = uint64_t{slice} * parts / gpu_.l2.slices;
+    return sm_part == slice_part ? 0 : gpu_.l2.partition_latency;
+}
+
 void MemorySystem::load(
     uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now) {
     for (size_t i = 0; i < n; ++i) {
@@ -339,7 +355,9 @@ uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, 
             if (fresh & half) ++m.outstanding;
         }
         count_dram_read(waiter, fresh);
-        dram_access(line, fresh, index, start + gpu_.l2.hit_latency + gpu_.l2.controller_latency);
+        dram_access(
+            line, fresh, index,
+            start + gpu_.l2.hit_latency + gpu_.l2.controller_latency + crossing(slice, waiter));
     }
     return kNotHeld;
 }
@@ -469,19 +487,21 @@ void MemorySystem::fill_l2(uint64_t line, uint32_t miss, uint64_t at) {
     miss_index_.erase(line);
     free_misses_.push_back(miss);
     const Miss& m = misses_[miss];
+    const uint32_t slice = slice_of(line);
     SectorCache::Victim victim;
-    l2_[slice_of(line)].fill(line, m.requested, false, victim);
+    l2_[slice].fill(line, m.requested, false, victim);
     write_back(victim, at);
     // The data reaches the slice controller_latency after the DRAM's burst, then crosses to
-    // the SMs. The L2 takes the line now, not when the data arrives: a load hitting it in
-    // between is served up to controller_latency early (rare: loads before the fill merge
-    // into the miss).
+    // the SMs, those of another partition after crossing back between the partitions. The L2
+    // takes the line now, not when the data arrives: a load hitting it in between is served up
+    // to controller_latency early (rare: loads before the fill merge into the miss).
     const uint64_t back = at + gpu_.l2.controller_latency + gpu_.l2.crossbar_latency;
     for (uint32_t waiter : m.waiters) {
+        const uint64_t to_sm = back + crossing(slice, waiter);
         if (waiter & kCopyWaiter)
-            copy_line_back(waiter & ~kCopyWaiter, back);
+            copy_line_back(waiter & ~kCopyWaiter, to_sm);
         else
-            events_.push(back, {EventKind::SmReturn, waiter});
+            events_.push(to_sm, {EventKind::SmReturn, waiter});
     }
 }
 

@@ -3,7 +3,8 @@
 // cache with a data port of bytes_per_clock and a limit on lines in flight), the crossbar (a
 // fixed latency each way), L2 slices (line-interleaved, each a bandwidth server in front of its
 // share of a sectored, write-back, write-allocate L2 with MSHRs that merge misses to a line), the
-// path from a slice to its memory controller and back (a fixed latency each way), and the
+// path from a slice to its memory controller and back (a fixed latency each way; a miss from an
+// SM of another L2 partition crosses between the partitions as well), and the
 // cycle-level HBM stacks of models/hbm on their own clock. Loads return per line; stores are
 // fire-and-forget. Pure C++.
 #pragma once
@@ -169,6 +170,9 @@ class MemorySystem final : public DramListener {
     /// One of the copy's lines is back at the SM at cycle at.
     void copy_line_back(uint32_t copy, uint64_t at);
     uint32_t slice_of(uint64_t line) const;
+    /// SM cycles each way a miss from the waiter's SM pays to reach the partition the slice's
+    /// memory hangs off: l2.partition_latency when the two differ, else 0.
+    uint64_t crossing(uint32_t slice, uint32_t waiter) const;
     /// Occupies the slice for the sectors from now on; returns when the access starts.
     uint64_t slice_start(uint32_t slice, uint8_t sectors, uint64_t now);
     void l2_access(uint32_t slot, uint64_t now);
