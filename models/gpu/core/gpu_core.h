@@ -73,6 +73,9 @@ class GpuCore {
                 KernelResult& r);
     /// A main-loop window ends at cycle now: jumps ahead when the trips run steadily.
     void fast_forward(LoopFastForward& loops, uint64_t now);
+    /// Moves each resident CTA's main loop on by what its own rate makes in the jump's time;
+    /// returns the trips skipped in all.
+    uint64_t skip_each_cta(const LoopFastForward::Jump& jump, uint64_t now);
     /// The work counted up to simulated cycle now, fast-forwarded trips included.
     KernelTotals totals_at(uint64_t now);
     /// DRAM reads the CTAs now running have made so far.
@@ -111,6 +114,8 @@ class GpuCore {
     double skipped_bound_ = 0;   ///< about a 95% interval on skipped_cycles_
     KernelTotals skipped_;       ///< work of the fast-forwarded trips
     uint64_t skipped_trips_ = 0;
+    /// Main-loop trips of every CTA slot at each loop window since the rate's last reset.
+    std::vector<std::vector<uint32_t>> window_trips_;
 };
 
 }  // namespace sim::gpu

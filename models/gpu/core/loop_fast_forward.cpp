@@ -66,6 +66,10 @@ std::optional<LoopFastForward::Jump> LoopFastForward::on_window(
     const double measured_trips = trips_.back() - trips_[first];
     j.work = KernelTotals{}.plus_scaled(totals_.back(), totals_[first],
                                         double(jump) * double(resident) / measured_trips);
+    j.first_window = first;
+    j.first_cycle = marks_[first];
+    j.margin = margin;
+    j.period = loop_.trip_multiple;
     reset();
     return j;
 }

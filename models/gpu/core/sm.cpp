@@ -609,8 +609,31 @@ uint32_t Sm::main_loop_trips_left() const {
     return left;
 }
 
-void Sm::skip_main_loop(uint32_t trips) {
-    for (Warp& w : warps_) {
+void Sm::main_loop_trips_by_slot(std::vector<uint32_t>& out) const {
+    for (const CtaSlot& c : ctas_) {
+        const Warp& w = warps_[c.first_warp];
+        const bool in_loop = c.live && w.live && w.depth > 0 && main_loop_start_ != 0 &&
+                             w.loops[0].start == main_loop_start_;
+        out.push_back(in_loop ? w.loops[0].done : kNoWarps);
+    }
+}
+
+uint32_t Sm::main_loop_trips_left(uint32_t slot) const {
+    const CtaSlot& c = ctas_[slot];
+    uint32_t left = kNoWarps;
+    for (uint32_t i = c.first_warp; i < c.first_warp + kernel_.warps_per_cta(); ++i) {
+        const Warp& w = warps_[i];
+        if (!w.live) continue;
+        if (main_loop_start_ == 0 || w.depth == 0 || w.loops[0].start != main_loop_start_) return 0;
+        left = std::min(left, w.loops[0].trips - w.loops[0].done);
+    }
+    return left == kNoWarps ? 0 : left;
+}
+
+void Sm::skip_main_loop(uint32_t slot, uint32_t trips) {
+    const CtaSlot& c = ctas_[slot];
+    for (uint32_t i = c.first_warp; i < c.first_warp + kernel_.warps_per_cta(); ++i) {
+        Warp& w = warps_[i];
         if (!w.live) continue;
         SIM_ASSERT(w.depth > 0 && w.loops[0].start == main_loop_start_ &&
                        w.loops[0].done + trips < w.loops[0].trips,

@@ -85,8 +85,15 @@ class Sm {
     /// warp is outside it, kNoWarps when none is resident.
     uint32_t main_loop_trips_left() const;
     static constexpr uint32_t kNoWarps = ~0u;
-    /// Moves every resident warp's main loop ahead by trips (fewer than any has left).
-    void skip_main_loop(uint32_t trips);
+    /// Main-loop trips each CTA slot's first warp has done (kNoWarps for a free slot), one
+    /// entry per slot, appended.
+    void main_loop_trips_by_slot(std::vector<uint32_t>& out) const;
+    /// The CTA in slot `slot` (meaningful while it is live).
+    uint64_t cta_in_slot(uint32_t slot) const { return warps_[ctas_[slot].first_warp].cta; }
+    /// The fewest main-loop trips a warp of CTA slot `slot` has left.
+    uint32_t main_loop_trips_left(uint32_t slot) const;
+    /// Moves CTA slot `slot`'s warps' main loop ahead by trips (fewer than any has left).
+    void skip_main_loop(uint32_t slot, uint32_t trips);
 
     uint32_t finished_ctas = 0;
     uint64_t scheduled = kNeverCycle;  ///< the wake-up the caller has queued (dedupe)
