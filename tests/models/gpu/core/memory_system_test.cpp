@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The GPU memory system driven directly: a bulk copy (TMA) returns once, when its last line is
 // back, and at the cycle its latest line would have been back on its own; a multicast returns
-// to every receiver; bulk stores all reach L2.
+// to every receiver; bulk stores all reach L2; a miss from the other L2 partition crosses.
 #include "models/gpu/core/memory_system.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/testing/gpu_presets.h"
@@ -129,6 +132,34 @@ TEST(MemorySystem, BulkStoresAllReachL2) {
     EXPECT_TRUE(drain(memory, events, 0).empty());
     EXPECT_EQ(memory.stores_in_flight(), 0u);
     EXPECT_EQ(memory.counters().l2_write_sectors, 8u * 4);
+}
+
+// With two L2 partitions (8 SMs and 8 slices: SMs 0-3 and slices 0-3 in the first), a line's
+// miss from an SM of the other partition than its slice's crosses there and back, and the same
+// line's hit does not. One line, loaded by SM 0 and by SM 7 into separate memory systems:
+// exactly one of the two crosses.
+TEST(MemorySystem, AMissFromTheOtherPartitionCrossesBothWaysAndAHitDoesNot) {
+    const auto back_at = [](uint32_t latency, uint32_t sm) {
+        const GpuParams p =
+            testing::small_h100(8, {"hbm.timing.t_refi=1000us", "l2.partitions=2",
+                                    "l2.partition_latency=" + std::to_string(latency)});
+        const std::vector<LineAccess> line = tile(1);
+        EventQueue events;
+        MemorySystem memory(p.core, p.hbm.core, events);
+        memory.bulk_load(sm, 0, line.data(), 1, 0);
+        const uint64_t miss = drain(memory, events, 1).at(0).at;
+        memory.bulk_load(sm, 1, line.data(), 1, miss);
+        const uint64_t hit = drain(memory, events, 1).at(0).at - miss;
+        return std::pair{miss, hit};
+    };
+    EXPECT_EQ(back_at(0, 0), back_at(0, 7));
+    const auto [near_miss, near_hit] = back_at(100, 0);
+    const auto [far_miss, far_hit] = back_at(100, 7);
+    const int64_t crossed = int64_t(far_miss) - int64_t(near_miss);
+    EXPECT_NEAR(std::abs(crossed), 200, 2);  // the DRAM clock's edges
+    EXPECT_EQ(near_hit, far_hit);
+    EXPECT_EQ(back_at(100, crossed > 0 ? 0 : 7).first,
+              back_at(0, 0).first);  // the one on its own side
 }
 
 }  // namespace
