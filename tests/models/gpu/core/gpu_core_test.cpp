@@ -164,7 +164,7 @@ TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
     // 4% high with as many CTAs running at the window's ends as the bursts left; now within
     // 1%. With the preset's two L2 partitions (misses crossing between them) the bursts fall
     // otherwise: warm-up ends at wave 10 and waves 11-13, three long ones of a pattern about
-    // seven waves long (7,800 to 15,800 cycles a wave), agree well enough to be taken as
+    // seven waves long (7,200 to 15,800 cycles a wave), agree well enough to be taken as
     // steady; averaged over their phases they read 48.4 cycles a CTA where the kernel's rest
     // takes 44.7, 4.7% slow in all. That is within the 5% the sampler trusts its waves to, not
     // the 2% asserted here, so the phase averaging is checked on one partition and the preset
