@@ -601,11 +601,8 @@ void Sm::load_returned(uint32_t token, uint32_t lines, uint64_t now) {
 
 uint32_t Sm::main_loop_trips_left() const {
     uint32_t left = kNoWarps;
-    for (const Warp& w : warps_) {
-        if (!w.live) continue;
-        if (main_loop_start_ == 0 || w.depth == 0 || w.loops[0].start != main_loop_start_) return 0;
-        left = std::min(left, w.loops[0].trips - w.loops[0].done);
-    }
+    for (uint32_t slot = 0; slot < ctas_.size(); ++slot)
+        left = std::min(left, main_loop_trips_left(slot));
     return left;
 }
 
@@ -620,6 +617,7 @@ void Sm::main_loop_trips_by_slot(std::vector<uint32_t>& out) const {
 
 uint32_t Sm::main_loop_trips_left(uint32_t slot) const {
     const CtaSlot& c = ctas_[slot];
+    if (!c.live) return kNoWarps;
     uint32_t left = kNoWarps;
     for (uint32_t i = c.first_warp; i < c.first_warp + kernel_.warps_per_cta(); ++i) {
         const Warp& w = warps_[i];
@@ -627,7 +625,7 @@ uint32_t Sm::main_loop_trips_left(uint32_t slot) const {
         if (main_loop_start_ == 0 || w.depth == 0 || w.loops[0].start != main_loop_start_) return 0;
         left = std::min(left, w.loops[0].trips - w.loops[0].done);
     }
-    return left == kNoWarps ? 0 : left;
+    return left;
 }
 
 void Sm::skip_main_loop(uint32_t slot, uint32_t trips) {

@@ -90,7 +90,8 @@ class Sm {
     void main_loop_trips_by_slot(std::vector<uint32_t>& out) const;
     /// The CTA in slot `slot` (meaningful while it is live).
     uint64_t cta_in_slot(uint32_t slot) const { return warps_[ctas_[slot].first_warp].cta; }
-    /// The fewest main-loop trips a warp of CTA slot `slot` has left.
+    /// The fewest main-loop trips a warp of CTA slot `slot` has left; 0 when one is outside
+    /// the loop, kNoWarps when the slot holds no live warp.
     uint32_t main_loop_trips_left(uint32_t slot) const;
     /// Moves CTA slot `slot`'s warps' main loop ahead by trips (fewer than any has left).
     void skip_main_loop(uint32_t slot, uint32_t trips);
