@@ -38,6 +38,10 @@ struct ParamsKey {
     void operator()(const PointerChaseParams& p) const {
         o << p.footprint << ',' << p.stride << ',' << p.steps;
     }
+    void operator()(const BulkCopyParams& p) const {
+        o << p.ctas << ',' << p.copy_bytes << ',' << p.copies << ',' << p.in_flight << ',' << p.rows
+          << ',' << p.row_pitch;
+    }
     void operator()(const DramTrafficParams& p) const {
         o << p.bytes << ',' << p.pattern << ',' << p.request_bytes << ',' << p.outstanding << ','
           << p.stride << ',' << p.seed;

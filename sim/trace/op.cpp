@@ -8,7 +8,7 @@
 namespace sim {
 
 namespace {
-constexpr std::array<std::pair<OpKind, const char*>, 17> kKindNames{{
+constexpr std::array<std::pair<OpKind, const char*>, 18> kKindNames{{
     {OpKind::Gemm, "gemm"},
     {OpKind::Conv2d, "conv2d"},
     {OpKind::Elementwise, "elementwise"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<OpKind, const char*>, 17> kKindNames{{
     {OpKind::Custom, "custom"},
     {OpKind::DramTraffic, "dram_traffic"},
     {OpKind::PointerChase, "pointer_chase"},
+    {OpKind::BulkCopy, "bulk_copy"},
 }};
 
 struct DTypeInfo {

@@ -31,6 +31,7 @@ enum class OpKind {
     Custom,
     DramTraffic,
     PointerChase,
+    BulkCopy,
 };
 
 enum class DType { FP64, FP32, TF32, FP16, BF16, FP8, INT8 };
@@ -125,6 +126,24 @@ struct PointerChaseParams {
     uint64_t steps = 4096;   ///< loads timed
 };
 
+/// A bulk-copy stream (the TMA bandwidth microbenchmarks of Luo et al.): `ctas` CTAs of one warp
+/// each copy `copies` blocks of `copy_bytes` from global into shared memory, keeping `in_flight`
+/// copies outstanding, round by round through one array: in round r, CTA c copies block
+/// r x ctas + c. A block is `rows` rows of copy_bytes / rows bytes (a 2-D tile when rows > 1),
+/// the array's rows `row_pitch` bytes apart (0: packed, ctas x copy_bytes / rows). Its time is
+/// the memory system's latency under the load it makes itself.
+struct BulkCopyParams {
+    uint64_t ctas = 0;           ///< CTAs of the grid
+    uint64_t copy_bytes = 4096;  ///< bytes per copy
+    uint64_t copies = 0;         ///< copies per CTA
+    uint64_t in_flight = 1;      ///< copies each CTA keeps outstanding
+    uint64_t rows = 1;           ///< rows per copy, each copy_bytes / rows, a multiple of 16
+    uint64_t row_pitch = 0;      ///< bytes from one row of the array to the next; 0: packed
+    uint64_t bytes() const { return ctas * copy_bytes * copies; }
+    uint64_t row_bytes() const { return copy_bytes / rows; }
+    uint64_t pitch() const { return row_pitch ? row_pitch : ctas * row_bytes(); }
+};
+
 using OpParams = std::variant<GemmParams,
                               Conv2dParams,
                               ElementwiseParams,
@@ -136,7 +155,8 @@ using OpParams = std::variant<GemmParams,
                               CollectiveParams,
                               CustomParams,
                               DramTrafficParams,
-                              PointerChaseParams>;
+                              PointerChaseParams,
+                              BulkCopyParams>;
 
 /// How a GPU model should shape the kernel it lowers an operator to (the trace's `kernel:` map);
 /// an absent field means the kernel library's default. Models that run no kernels ignore it.

@@ -132,6 +132,11 @@ struct CostVisitor {
         c.dram_bytes = 8.0 * d(p.steps);  // the pointers loaded (a bound: caches may hold them)
         return c;
     }
+    OpCost operator()(const BulkCopyParams& p) const {
+        OpCost c;
+        c.dram_bytes = d(p.bytes());  // every block read once, from DRAM
+        return c;
+    }
     OpCost operator()(const CustomParams& p) const {
         OpCost c;
         c.flops = d(p.flops);

@@ -266,6 +266,32 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
             if (p.steps > (uint64_t{1} << 30)) n.fail("steps", "must be at most 2^30");
             return p;
         }
+        case OpKind::BulkCopy: {
+            BulkCopyParams p;
+            p.ctas = require_positive(n, "ctas");
+            p.copies = require_positive(n, "copies");
+            get_positive(n, "copy_bytes", p.copy_bytes);
+            get_positive(n, "in_flight", p.in_flight);
+            get_positive(n, "rows", p.rows);
+            get_positive(n, "row_pitch", p.row_pitch);
+            if (p.ctas > (uint64_t{1} << 31)) n.fail("ctas", "must be at most 2^31");
+            if (p.copy_bytes > (uint64_t{1} << 20)) n.fail("copy_bytes", "must be at most 1MiB");
+            if (p.rows > 256) n.fail("rows", "must be at most 256 (a TMA box's rows)");
+            if (p.copy_bytes % p.rows != 0 || p.row_bytes() % 16 != 0)
+                n.fail("copy_bytes", "must be rows x a multiple of 16 bytes (a bulk copy's unit)");
+            if (p.in_flight > 64) n.fail("in_flight", "must be at most 64");
+            if (p.copies > (uint64_t{1} << 30)) n.fail("copies", "must be at most 2^30");
+            if (p.ctas * p.copy_bytes > (uint64_t{1} << 40) / p.copies)
+                n.fail("copies", "ctas x copy_bytes x copies must be at most 1TiB");
+            if (p.row_pitch && (p.row_pitch < p.ctas * p.row_bytes() || p.row_pitch % 16 != 0))
+                n.fail("row_pitch",
+                       "must be a multiple of 16 bytes and hold a round's rows (ctas x "
+                       "copy_bytes / rows = " +
+                           std::to_string(p.ctas * p.row_bytes()) + " B)");
+            if (p.pitch() > (uint64_t{1} << 40) / (p.copies * p.rows))
+                n.fail("row_pitch", "the array (row_pitch x rows x copies) must be at most 1TiB");
+            return p;
+        }
         case OpKind::Custom: {
             CustomParams p;
             if (!n.has("duration_us")) {

@@ -246,6 +246,26 @@ TEST(GpuCli, PointerChaseReportsLoadToUseLatencyInKernelsCsv) {
         "footprint: must be a whole number of strides");
 }
 
+TEST(GpuCli, BulkCopyReportsTheBandwidthItsCopiesReachAndFallsBackWhenTheyDoNotFit) {
+    TempDir dir;
+    const std::string ops =
+        "  - {name: fits, kind: bulk_copy, ctas: 132, copy_bytes: 8192, copies: 16}\n"
+        "  - {name: tile, kind: bulk_copy, ctas: 132, copy_bytes: 8192, copies: 16, rows: 32, "
+        "row_pitch: 131072}\n"
+        "  - {name: too_big, kind: bulk_copy, ctas: 132, copy_bytes: 65536, copies: 4, "
+        "in_flight: 4}\n";
+    const auto r = wallsim("run --hw configs/hw/h100.yaml --no-progress --fidelity cycle --trace " +
+                               write_trace(dir, ops) + " --out " + (dir.path() / "o").string(),
+                           dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
+    EXPECT_THAT(kernels, HasSubstr(",fits,bulk_copy,\"8192 B copies, 1 in flight\",132,32,"));
+    EXPECT_THAT(kernels, HasSubstr(",tile,bulk_copy,\"8192 B copies of 32 rows, 1 in flight\","));
+    const std::string csv = slurp(dir.path() / "o" / "ops.csv");
+    EXPECT_THAT(csv, HasSubstr("in_flight x copy_bytes is 262144 B of shared memory per CTA, "
+                               "more than an SM has (233472 B)"));
+}
+
 // A decode step's attention kernels grow with the context, one token a step. Once a second
 // length is seen, the sampled model interpolates them between the two lengths of its grid (16 an
 // octave) around theirs instead of simulating every length. Against simulating each exactly:

@@ -71,6 +71,11 @@ uint64_t pointer_chase_warm_steps(const PointerChaseParams& p, const GpuTarget& 
 /// A one-thread pointer chase: the warm-up lap, then (when timed) the p.steps loads timed.
 KernelLaunch pointer_chase_kernel(const PointerChaseParams& p, const GpuTarget& target, bool timed);
 
+/// Luo et al.'s bulk-copy bandwidth microbenchmark: p.ctas one-warp CTAs, each copying p.copies
+/// blocks into shared memory with p.in_flight outstanding; throws NotLowerable when those
+/// copies do not fit an SM's shared memory.
+KernelLaunch bulk_copy_kernel(const BulkCopyParams& p, const GpuTarget& target);
+
 /// The kernels op runs as, in order (naive attention is three), issuing the MMA instruction
 /// its `mma` hint names; throws NotLowerable for kinds and shapes the library has no kernel
 /// for, std::invalid_argument for an MMA instruction the GPU lacks.

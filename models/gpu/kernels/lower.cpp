@@ -47,6 +47,7 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
         }
         case OpKind::PointerChase:
             return pointer_chase_kernel(std::get<PointerChaseParams>(op.params), target, true);
+        case OpKind::BulkCopy: return bulk_copy_kernel(std::get<BulkCopyParams>(op.params), target);
         default: throw NotLowerable("the kernel library has no " + to_string(op.kind) + " kernel");
     }
 }

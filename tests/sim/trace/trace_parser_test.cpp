@@ -260,6 +260,33 @@ TEST(TraceParser, DramTrafficDefaultsAndChecks) {
                 HasSubstr("at least one request"));
 }
 
+TEST(TraceParser, BulkCopyDefaultsAndChecks) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nops:\n  - {kind: bulk_copy, ctas: 114, copies: 8}\n", "t.yaml");
+    const auto& p = std::get<BulkCopyParams>(t.ops[0].params);
+    EXPECT_EQ(p.copy_bytes, 4096u);
+    EXPECT_EQ(p.in_flight, 1u);
+    EXPECT_EQ(p.rows, 1u);
+    EXPECT_EQ(p.pitch(), 114u * 4096);
+    EXPECT_EQ(p.bytes(), 114u * 4096 * 8);
+    EXPECT_DOUBLE_EQ(cost_of(t.ops[0]).dram_bytes, 114.0 * 4096 * 8);
+    const auto error = [](const std::string& fields) {
+        return yaml_error("version: 1\nops:\n  - {kind: bulk_copy, " + fields + "}\n");
+    };
+    EXPECT_THAT(error("copies: 8"), AllOf(StartsWith("t.yaml:3:"), HasSubstr("ctas: required")));
+    EXPECT_THAT(error("ctas: 1, copies: 8, copy_bytes: 1000"),
+                HasSubstr("copy_bytes: must be rows x a multiple of 16 bytes"));
+    EXPECT_THAT(error("ctas: 1, copies: 8, copy_bytes: 4096, rows: 3"),
+                HasSubstr("copy_bytes: must be rows x a multiple of 16 bytes"));
+    EXPECT_THAT(error("ctas: 4, copies: 8, copy_bytes: 4096, rows: 16, row_pitch: 512"),
+                HasSubstr("row_pitch: must be a multiple of 16 bytes and hold a round's rows "
+                          "(ctas x copy_bytes / rows = 1024 B)"));
+    EXPECT_THAT(error("ctas: 1, copies: 8, in_flight: 65"),
+                HasSubstr("in_flight: must be at most 64"));
+    EXPECT_THAT(error("ctas: 0, copies: 8"), HasSubstr("ctas: must be at least 1"));
+    EXPECT_THAT(error("ctas: 1, copies: 8, stride: 4"), HasSubstr("stride: unknown key"));
+}
+
 TEST(TraceParser, HeaderErrors) {
     EXPECT_THAT(yaml_error("ops: [{kind: elementwise, elements: 4}]\n"),
                 HasSubstr("version: required key is missing"));
