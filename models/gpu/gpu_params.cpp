@@ -95,6 +95,9 @@ ParamTable<SmConfig> sm_param_table() {
     t.integer("tma_latency", &P::tma_latency, 0, 10000, "SM cycles",
               "what a TMA load adds to its lines' round trip (tensor-map addresses, the "
               "mbarrier's byte count); 0 where tile copies are cp.async");
+    t.integer("tma_bytes_per_clock", &P::tma_bytes_per_clock, 0, 4096, "bytes per SM cycle",
+              "how fast the TMA unit walks one load copy into L2 requests (a copy's lines leave "
+              "one after another; copies walk side by side); 0: every line at once");
     t.options("scheduler", &P::scheduler,
               {{"gto", SchedulerPolicy::Gto}, {"lrr", SchedulerPolicy::Lrr}},
               "warp scheduling: greedy-then-oldest or loose round robin");

@@ -47,6 +47,9 @@ struct SmConfig {
     /// the tensor map into addresses and the mbarrier counting the bytes in. 0 where copies are
     /// cp.async, which take the loads' path.
     uint32_t tma_latency = 0;
+    /// Bytes of a TMA load the TMA unit turns into L2 requests per SM cycle: a copy's lines
+    /// leave one after another at this rate (several copies walk at once). 0: all at once.
+    uint32_t tma_bytes_per_clock = 0;
 };
 
 struct L1Config {

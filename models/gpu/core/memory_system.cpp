@@ -184,30 +184,40 @@ void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_
     }
 }
 
-void MemorySystem::send_copy(
-    std::vector<LoadReturn> receivers, bool write, const LineAccess* lines, size_t n, uint64_t at) {
+void MemorySystem::send_copy(std::vector<LoadReturn> receivers,
+                             bool write,
+                             const LineAccess* lines,
+                             size_t n,
+                             uint64_t at,
+                             uint32_t walk_bytes_per_clock) {
     if (n == 0) return;
     const uint32_t index = take_from_pool(copies_, free_copies_);
     Copy& c = copies_[index];
     c.lines.assign(lines, lines + n);
     c.receivers = std::move(receivers);
     c.write = write;
+    c.walk_bytes_per_clock = walk_bytes_per_clock;
     c.lines_left = write ? 0 : static_cast<uint32_t>(n);
     c.back_at = 0;
     events_.push(at, {EventKind::L2ArriveCopy, index});
 }
 
-void MemorySystem::bulk_load(
-    uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now) {
+void MemorySystem::bulk_load(uint32_t sm,
+                             uint32_t token,
+                             const LineAccess* lines,
+                             size_t n,
+                             uint64_t now,
+                             uint32_t walk_bytes_per_clock) {
     send_copy({{sm, token, static_cast<uint32_t>(n)}}, false, lines, n,
-              now + gpu_.l2.crossbar_latency);
+              now + gpu_.l2.crossbar_latency, walk_bytes_per_clock);
 }
 
 void MemorySystem::multicast_load(const std::vector<LoadReturn>& receivers,
                                   const LineAccess* lines,
                                   size_t n,
-                                  uint64_t now) {
-    send_copy(receivers, false, lines, n, now + gpu_.l2.crossbar_latency);
+                                  uint64_t now,
+                                  uint32_t walk_bytes_per_clock) {
+    send_copy(receivers, false, lines, n, now + gpu_.l2.crossbar_latency, walk_bytes_per_clock);
 }
 
 void MemorySystem::sm_to_sm(const std::vector<LoadReturn>& receivers, uint64_t at) {
@@ -251,9 +261,17 @@ void MemorySystem::copy_arrives(uint32_t copy, uint64_t now) {
         free_copies_.push_back(copy);
         return;
     }
+    // A walked copy's line i leaves the SM when the TMA unit has walked the bytes before it:
+    // its hit returns, and its miss reaches the DRAM, that much later. (Its slice serves it
+    // now: the slices are not the limit of a bulk copy, and a slice reserved ahead would make
+    // the requests of other SMs wait behind it.)
+    uint64_t walked = 0;
     for (size_t i = 0; i < n; ++i) {
         hint(i + kAhead);
-        const uint64_t back = l2_read(c.lines[i].line, c.lines[i].sectors, kCopyWaiter | copy, now);
+        const uint64_t walk = c.walk_bytes_per_clock ? walked / c.walk_bytes_per_clock : 0;
+        walked += sector_count(c.lines[i].sectors) * kSector;
+        const uint64_t back =
+            l2_read(c.lines[i].line, c.lines[i].sectors, kCopyWaiter | copy, now, walk);
         if (back != kNotHeld) copy_line_back(copy, back);
     }
 }
@@ -328,9 +346,10 @@ void MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
     write_back(victim, start);
 }
 
-uint64_t MemorySystem::l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now) {
+uint64_t MemorySystem::l2_read(
+    uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now, uint64_t later) {
     const uint32_t slice = slice_of(line);
-    const uint64_t start = slice_start(slice, sectors, now);
+    const uint64_t start = slice_start(slice, sectors, now) + later;
     counters_.l2_read_sectors += sector_count(sectors);
     const uint8_t present = l2_[slice].lookup(line, sectors);
     counters_.l2_hit_sectors += sector_count(present);

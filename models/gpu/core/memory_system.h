@@ -64,15 +64,23 @@ class MemorySystem final : public DramListener {
     void store(uint32_t sm, const LineAccess* lines, size_t n, uint64_t now);
     /// A bulk copy between L2 and shared memory (TMA, cp.async.cg): the lines bypass L1 and
     /// its miss entries, and return together with token when the last of them is back (the
-    /// copy completes its barrier then, not line by line).
-    void bulk_load(uint32_t sm, uint32_t token, const LineAccess* lines, size_t n, uint64_t now);
+    /// copy completes its barrier then, not line by line). With walk_bytes_per_clock > 0 the
+    /// lines leave one after another, that many of their bytes per cycle (the TMA unit walking
+    /// the copy); with 0 all at once.
+    void bulk_load(uint32_t sm,
+                   uint32_t token,
+                   const LineAccess* lines,
+                   size_t n,
+                   uint64_t now,
+                   uint32_t walk_bytes_per_clock = 0);
     void bulk_store(const LineAccess* lines, size_t n, uint64_t now);
     /// A TMA multicast: each line is read from L2 once; the copy returns to every receiver,
     /// with the lines that receiver awaits (LoadReturn::lines).
     void multicast_load(const std::vector<LoadReturn>& receivers,
                         const LineAccess* lines,
                         size_t n,
-                        uint64_t now);
+                        uint64_t now,
+                        uint32_t walk_bytes_per_clock = 0);
     /// A message over the SM-to-SM network (distributed shared memory): it reaches every
     /// receiver at cycle `at` and touches no cache or DRAM.
     void sm_to_sm(const std::vector<LoadReturn>& receivers, uint64_t at);
@@ -131,8 +139,9 @@ class MemorySystem final : public DramListener {
         std::vector<LineAccess> lines;
         std::vector<LoadReturn> receivers;
         bool write = false;
-        uint32_t lines_left = 0;  ///< loaded lines not back yet
-        uint64_t back_at = 0;     ///< when the latest of the lines returned so far is back
+        uint32_t walk_bytes_per_clock = 0;  ///< a load's lines leave at this rate (0: at once)
+        uint32_t lines_left = 0;            ///< loaded lines not back yet
+        uint64_t back_at = 0;  ///< when the latest of the lines returned so far is back
     };
     /// A miss's waiter: a request slot, or a copy's index with this bit set.
     static constexpr uint32_t kCopyWaiter = 1u << 31;
@@ -160,12 +169,14 @@ class MemorySystem final : public DramListener {
     /// A request slot (reused or new) holding these fields; not an L1 miss yet.
     uint32_t new_request(uint64_t line, uint8_t sectors, bool write, uint32_t sm, uint32_t token);
     void free_request(uint32_t slot);
-    /// Sends a bulk copy's lines to L2 as one event: they leave the SM at the same cycle.
+    /// Sends a bulk copy's lines to L2 as one event: they leave the SM at the same cycle, or
+    /// for a load with walk_bytes_per_clock > 0 one after another from then (copy_arrives).
     void send_copy(std::vector<LoadReturn> receivers,
                    bool write,
                    const LineAccess* lines,
                    size_t n,
-                   uint64_t at);
+                   uint64_t at,
+                   uint32_t walk_bytes_per_clock = 0);
     void copy_arrives(uint32_t copy, uint64_t now);
     /// One of the copy's lines is back at the SM at cycle at.
     void copy_line_back(uint32_t copy, uint64_t at);
@@ -178,8 +189,11 @@ class MemorySystem final : public DramListener {
     void l2_access(uint32_t slot, uint64_t now);
     void l2_write(uint64_t line, uint8_t sectors, uint64_t now);
     /// A load of line's sectors at its slice: the cycle its data is back at the SM when L2
-    /// holds it all, or kNeverCycle when waiter waits on a DRAM fill.
-    uint64_t l2_read(uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now);
+    /// holds it all, or kNeverCycle when waiter waits on a DRAM fill. `later`: cycles the
+    /// request left the SM after the slice's service (a walked copy's line), added to the hit's
+    /// return and to the miss's DRAM access.
+    uint64_t l2_read(
+        uint64_t line, uint8_t sectors, uint32_t waiter, uint64_t now, uint64_t later = 0);
     /// Queues DRAM accesses for the given sectors of line (32-byte sector runs within 64 B):
     /// the fill of misses_[miss], or a write-back (miss = kNoMiss).
     void dram_access(uint64_t line, uint8_t sectors, uint32_t miss, uint64_t now);

@@ -524,11 +524,13 @@ uint32_t Sm::issue_bulk(uint32_t slot, Warp& w, const Instr& in, uint64_t now) {
             const LoadReturn receiver{id_, slot * kMaxRegs + dst, static_cast<uint32_t>(n)};
             // A TMA copy (one leader instruction per tile) pays the TMA unit's latency; cp.async
             // copies, split over the warps, take the loads' path.
+            // The TMA unit then walks the copy into requests at tma_bytes_per_clock.
             const uint64_t leave = now + 1 + (in.leader ? config_.sm.tma_latency : 0);
+            const uint32_t walk = in.leader ? config_.sm.tma_bytes_per_clock : 0;
             if (!in.multicast) {
-                memory_.bulk_load(id_, receiver.token, bulk_.data(), n, leave);
+                memory_.bulk_load(id_, receiver.token, bulk_.data(), n, leave, walk);
             } else if (multicast_.arrive(w.cta, w.multicasts++, receiver, members_)) {
-                memory_.multicast_load(members_, bulk_.data(), n, leave);
+                memory_.multicast_load(members_, bulk_.data(), n, leave, walk);
             }
             await_lines(w, dst, n);
         }

@@ -386,9 +386,13 @@ TEST(GpuCore, AKernelThatCannotFitIsRefused) {
 // The keys of sm, sm.l1 and l2 are read through their ParamTables (sim/config/param_table.h):
 // a value lands in its member, and one out of range names the key and the range.
 TEST(GpuParams, DescribedKeysAreReadAndChecked) {
-    const GpuParams p = testing::gpu_preset("h100", {"sm.scheduler=lrr", "sm.shared_memory=100KiB",
-                                                     "sm.l1.ways=8", "l2.controller_latency=7"});
+    const GpuParams p =
+        testing::gpu_preset("h100", {"sm.scheduler=lrr", "sm.shared_memory=100KiB", "sm.l1.ways=8",
+                                     "l2.controller_latency=7", "sm.tma_bytes_per_clock=16"});
     EXPECT_EQ(p.core.sm.scheduler, SchedulerPolicy::Lrr);
+    EXPECT_EQ(p.core.sm.tma_bytes_per_clock, 16u);
+    EXPECT_EQ(testing::gpu_preset("h100").core.sm.tma_bytes_per_clock, 32u);
+    EXPECT_EQ(testing::gpu_preset("a100").core.sm.tma_bytes_per_clock, 0u) << "no TMA";
     EXPECT_EQ(p.core.sm.shared_memory, 100u * 1024);
     EXPECT_EQ(p.core.l1.ways, 8u);
     EXPECT_EQ(p.core.l2.controller_latency, 7u);
@@ -399,6 +403,9 @@ TEST(GpuParams, DescribedKeysAreReadAndChecked) {
                 HasSubstr("sm.scheduler: 'fifo' is not one of: gto, lrr"));
     EXPECT_THAT(testing::config_error([] { testing::gpu_preset("h100", {"l2.partitions=3"}); }),
                 HasSubstr("l2.partitions: must divide l2.slices (80)"));
+    EXPECT_THAT(
+        testing::config_error([] { testing::gpu_preset("h100", {"sm.tma_bytes_per_clock=5000"}); }),
+        HasSubstr("sm.tma_bytes_per_clock: = 5000 is out of range: must be between 0 and 4096"));
 }
 
 }  // namespace

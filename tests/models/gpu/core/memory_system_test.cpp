@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The GPU memory system driven directly: a bulk copy (TMA) returns once, when its last line is
-// back, and at the cycle its latest line would have been back on its own; a multicast returns
-// to every receiver; bulk stores all reach L2; a miss from the other L2 partition crosses.
+// back, and at the cycle its latest line would have been back on its own; a walked copy's lines
+// leave at the walk's rate; a multicast returns to every receiver; bulk stores all reach L2; a miss
+// from the other L2 partition crosses.
 #include "models/gpu/core/memory_system.h"
 
 #include <gtest/gtest.h>
@@ -85,6 +86,28 @@ TEST(MemorySystem, ABulkCopyReturnsOnceWhenItsLatestLineIsBack) {
     EXPECT_LT(again[0].at - copy[0].at, copy[0].at);
     EXPECT_EQ(memory.counters().l2_hit_sectors, 16u * 4);
     EXPECT_EQ(memory.counters().dram_read_bytes, 16u * 128);
+}
+
+TEST(MemorySystem, AWalkedCopysLinesLeaveOneAfterAnotherAtTheWalkRate) {
+    const GpuParams p = testing::small_h100();
+    const std::vector<LineAccess> lines = tile(16);
+    EventQueue events;
+    MemorySystem memory(p.core, p.hbm.core, events);
+    memory.bulk_load(2, 0, lines.data(), lines.size(), 0);  // now in L2: the copies below hit
+    uint64_t now = drain(memory, events, 1).back().at;
+    const auto round_trip = [&](uint32_t walk_bytes_per_clock) {
+        memory.bulk_load(2, 1, lines.data(), lines.size(), now, walk_bytes_per_clock);
+        const uint64_t back = drain(memory, events, 1).back().at;
+        const uint64_t took = back - now;
+        now = back;
+        return took;
+    };
+    const uint64_t at_once = round_trip(0);
+    // At 32 bytes a cycle the last of the 16 lines leaves 15 x 128 / 32 = 60 cycles after the
+    // first, and the copy is back that much later; at 1 KiB a cycle, 15 x 128 / 1024 = 1.
+    EXPECT_EQ(round_trip(32), at_once + 60);
+    EXPECT_EQ(round_trip(1024), at_once + 1);
+    EXPECT_EQ(memory.counters().dram_read_bytes, 16u * 128) << "the walked copies hit in L2";
 }
 
 TEST(MemorySystem, AMulticastReturnsToEveryReceiverFromOneL2Read) {

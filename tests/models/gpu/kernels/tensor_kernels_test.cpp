@@ -320,9 +320,11 @@ TEST(GemmKernel, TwoToFourSparsityIsFaster) {
     const KernelResult sparse = run_kernel(p, gemm_kernel(s, t, target_of(p), space));
     // Half the math and half of A's bytes; B's copies stay (the 128x256 tile's 48 KB per
     // k-tile become 40 KB). Per k-tile, dense needs 1024 cycles of math and 768 of L2 reads
-    // (8 slices), sparse 512 and 640; both also wait on each k-tile's DRAM misses. So far less
-    // than 2x: measured 0.85 of dense (81,312 against 96,096 cycles).
-    EXPECT_LT(double(sparse.cycles), 0.9 * double(dense.cycles));
+    // (8 slices), sparse 512 and 640; both also wait on each k-tile's DRAM misses, and on the
+    // TMA unit walking B's 32 KB copy at 32 B a cycle (1024 cycles, stages walking side by
+    // side). So far less than 2x: measured 0.90 of dense (77,662 against 86,258 cycles; 0.85
+    // before copies were walked, 2026-12-07).
+    EXPECT_LT(double(sparse.cycles), 0.95 * double(dense.cycles));
     EXPECT_EQ(sparse.sm.tensor_flops, dense.sm.tensor_flops);  // useful FLOPs, not issued
     EXPECT_EQ(sparse.memory.l2_read_sectors * 6, dense.memory.l2_read_sectors * 5);
 }
