@@ -4,8 +4,9 @@
 // bytes in flight over the round trip (Little's law), so twice the copies in flight move twice
 // the bytes while the memory is lightly loaded; no load passes the pins; and the TMA unit's walk
 // (sm.tma_bytes_per_clock) lengthens a large copy's round trip by its bytes over the walk's
-// rate. Its validation against Luo et al.'s measured curves is configs/validation/bulk_copy.yaml
-// (`wallsim validate --filter bulk_copy`, run by validation_cases_test).
+// rate; and it is simulated whole at every fidelity. Its validation against Luo et al.'s
+// measured curves is configs/validation/bulk_copy.yaml (`wallsim validate --filter bulk_copy`,
+// run by validation_cases_test).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -76,6 +77,23 @@ TEST(BulkCopy, TheTmaWalkLengthensALargeCopysRoundTripByItsBytesOverTheWalkRate)
     const BulkCopyParams line = copies_of(1, 128, 16, 1);
     EXPECT_NEAR(double(cycles(h800({"sm.tma_bytes_per_clock=32"}), line)),
                 double(cycles(h800({"sm.tma_bytes_per_clock=0"}), line)), 16);
+}
+
+TEST(BulkCopy, IsSimulatedWholeAtEveryFidelity) {
+    // Sampled, the k-loop jump would extrapolate the first rounds, CTAs still in step and the
+    // memory still filling: 7% faster than the rate the copies settle to (1 KiB, 456 CTAs).
+    const GpuParams p = h800();
+    const KernelLaunch k = bulk_copy_kernel(copies_of(456, 1024, 64, 1), {p.core, p.tensor});
+    EXPECT_FALSE(k.may_sample);
+    SamplingOptions sampled;
+    ASSERT_TRUE(sampled.enabled);
+    const KernelResult r = GpuCore(p.core, p.hbm.core, k).run(sampled);
+    EXPECT_FALSE(r.extrapolated);
+    EXPECT_EQ(r.cycles, cycles(p, copies_of(456, 1024, 64, 1)));
+    KernelLaunch sampleable = k;
+    sampleable.may_sample = true;
+    EXPECT_TRUE(GpuCore(p.core, p.hbm.core, sampleable).run(sampled).extrapolated)
+        << "the same kernel, were it not a microbenchmark, would be fast-forwarded";
 }
 
 }  // namespace

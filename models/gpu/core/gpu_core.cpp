@@ -254,7 +254,9 @@ uint64_t GpuCore::skip_each_cta(const LoopFastForward::Jump& jump, uint64_t now)
     return skipped;
 }
 
-KernelResult GpuCore::run(const SamplingOptions& sampling) {
+KernelResult GpuCore::run(const SamplingOptions& requested) {
+    SamplingOptions sampling = requested;
+    sampling.enabled = sampling.enabled && kernel_.may_sample;
     KernelResult r;
     r.ctas = kernel_.ctas;
     r.occupancy = occupancy_;

@@ -224,6 +224,10 @@ struct KernelLaunch {
     std::array<MmaCost, kMmaKinds> mma{};  ///< what one Mma warp-instruction costs
     /// CTAs per thread-block cluster: consecutive CTA ids, which multicast Tma tiles share.
     uint32_t cluster = 1;
+    /// false for a microbenchmark, simulated trip by trip and wave by wave at every fidelity:
+    /// its figure is the rate the memory settles to, which the sampler, extrapolating its first
+    /// rounds, would miss.
+    bool may_sample = true;
 
     uint32_t warps_per_cta() const { return (threads_per_cta + 31) / 32; }
     /// Throws std::invalid_argument for a malformed program (unmatched loops or regions,
