@@ -226,6 +226,7 @@ void MemorySystem::sm_to_sm(const std::vector<LoadReturn>& receivers, uint64_t a
     c.lines.clear();
     c.receivers = receivers;
     c.write = false;
+    c.walk_bytes_per_clock = 0;
     c.lines_left = 0;
     c.back_at = at;
     events_.push(at, {EventKind::CopyReturn, index});
@@ -264,7 +265,8 @@ void MemorySystem::copy_arrives(uint32_t copy, uint64_t now) {
     // A walked copy's line i leaves the SM when the TMA unit has walked the bytes before it:
     // its hit returns, and its miss reaches the DRAM, that much later. (Its slice serves it
     // now: the slices are not the limit of a bulk copy, and a slice reserved ahead would make
-    // the requests of other SMs wait behind it.)
+    // the requests of other SMs wait behind it. A line that joins a miss already in flight
+    // gets the fill when it comes, which may be before the line would have left.)
     uint64_t walked = 0;
     for (size_t i = 0; i < n; ++i) {
         hint(i + kAhead);
