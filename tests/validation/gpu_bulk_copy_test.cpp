@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/gpu/core/gpu_core.h"
+#include "models/hbm/core/hbm_system.h"
 #include "tests/testing/gpu_presets.h"
 
 namespace sim::gpu {
@@ -60,7 +61,8 @@ TEST(BulkCopy, TwiceTheCopiesInFlightMoveTwiceTheBytesWhileTheMemoryIsLightlyLoa
 
 TEST(BulkCopy, NoLoadPassesThePins) {
     const GpuParams p = h800();
-    const double pins = 5 * 1024 * 3.125e9 / 8 / double(p.core.clock_hz);  // bytes per SM cycle
+    const double pins = hbm::HbmSystem(p.hbm.core).peak_bytes_per_cycle() *
+                        double(p.hbm.core.clock_hz) / double(p.core.clock_hz);  // per SM cycle
     const double saturated = rate(p, copies_of(456, 16384, 12, 1));
     EXPECT_LT(saturated, pins);
     EXPECT_GT(saturated, 0.9 * pins) << "four 16 KiB copies per SM saturate the memory";
