@@ -34,6 +34,12 @@ tools/plot_systolic.py --wallsim "$wallsim" --figures roofline,traffic -o "$tmp/
 tools/plot_net.py --wallsim "$wallsim" --runs configs/net/dgx_h100.yaml,configs/net/pcie_box.yaml \
   --sizes 1KiB:1GiB -o "$tmp/plots/net.png"
 tools/plot_scaling.py --wallsim "$wallsim" --layers 2 -o "$tmp/plots/scaling.png" >/dev/null
+# Bulk copies against Luo et al.'s logs, from two of the validation cases.
+"$wallsim" validate --filter bulk_copy_h800_1k --out "$tmp/bulk" >/dev/null
+tools/plot_bulk_copy.py --csv "$tmp/bulk/validation.csv" -o "$tmp/plots/bulk_copy.png"
+if tools/plot_bulk_copy.py --csv "$tmp/a100/ops.csv" -o "$tmp/plots/bad.png" 2>/dev/null; then
+  echo "plot_bulk_copy accepted a CSV without bulk-copy cases"; exit 1
+fi
 # A systolic array and a CIM chip: their own roofs (the array's peak and the DRAM behind it; the
 # crossbars' peak and the tile buffers), read from their stats.json.
 "$wallsim" run --hw configs/hw/tpu_v1.yaml --trace traces/examples/tpu_mlp_cnn.yaml --out "$tmp/tpu" --no-progress
