@@ -20,6 +20,7 @@
 #include "sim/engine/command_line.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/validation_cases.h"
+#include "sim/engine/validation_summary.h"
 
 extern char** environ;
 
@@ -203,6 +204,7 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
         "id,component,check,hardware,workload,measured,simulated,unit,error,tolerance,pass,"
         "known_gap,source,seconds\n";
     std::string md;
+    std::vector<CaseOutcome> outcomes;
     int failed_runs = 0;
     size_t passed[2] = {0, 0}, total[2] = {0, 0};
     std::printf("%-34s %-11s %-11s %12s %12s %-6s %8s %6s  %s\n", "case", "component", "check",
@@ -233,6 +235,9 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
             } else {
                 ++failed_runs;
             }
+            outcomes.push_back({c.id, c.component, c.check,
+                                o.simulated ? std::optional<double>(err) : std::nullopt,
+                                c.tolerance, !c.known_gap.empty()});
             std::printf("%-34s %-11s %-11s %12s %12s %-6s %8s %6s  %s\n", c.id.c_str(),
                         c.component.c_str(), to_string(c.check).c_str(), number(c.measured).c_str(),
                         sim_text.c_str(), c.unit.c_str(), err_text.c_str(), pass_text.c_str(),
@@ -257,11 +262,14 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
                 skipped > 0
                     ? ("; " + std::to_string(skipped) + " slow case(s) not run (--all)").c_str()
                     : "");
+    const std::vector<ComponentSummary> summary = summarize_by_component(outcomes);
+    std::printf("\n%s", summary_text(summary).c_str());
     std::error_code ec;
     fs::remove_all(scratch, ec);
     if (out) {
         out->write("validation.csv", csv);
-        out->write("validation.md", "<!-- written by wallsim validate -->\n" + md);
+        out->write("validation.md",
+                   "<!-- written by wallsim validate -->\n\n" + summary_markdown(summary) + md);
         out->commit();
     }
     return failed_runs > 0 ? 1 : 0;

@@ -69,7 +69,12 @@ TEST(ValidateCases, EveryCaseRunsAndTheOnesWithoutAKnownGapPass) {
     const std::string md = slurp(out / "validation.md");
     EXPECT_THAT(md, HasSubstr("### Validations"));
     EXPECT_THAT(md, HasSubstr("### Consistency checks"));
+    EXPECT_LT(md.find("### Per component"), md.find("### Validations"))
+        << "the summary heads the file";
+    EXPECT_THAT(md, HasSubstr("| network | "));
+    EXPECT_THAT(md, HasSubstr("| **all** | "));
     EXPECT_THAT(r.out, HasSubstr("validations: "));
+    EXPECT_THAT(r.out, HasSubstr("consistency\n"));
 }
 
 TEST(ValidateCases, AFilterRunsASubset) {
@@ -81,6 +86,19 @@ TEST(ValidateCases, AFilterRunsASubset) {
     ASSERT_FALSE(rows.empty());
     for (const Row& row : rows)
         EXPECT_THAT(row.at("id"), HasSubstr("8xh200"));
+    // The summary counts the cases run: one component here, and the row over all of them.
+    const std::string md = slurp(out / "validation.md");
+    size_t validations = 0, within = 0;
+    for (const Row& row : rows) {
+        if (row.at("check") != "validation") continue;
+        ++validations;
+        within += row.at("pass") == "1";
+    }
+    const std::string all_row =
+        "| **all** | " + std::to_string(within) + " of " + std::to_string(validations) + " |";
+    EXPECT_THAT(md, HasSubstr(all_row));
+    EXPECT_THAT(md, HasSubstr("| network | "));
+    EXPECT_THAT(md, ::testing::Not(HasSubstr("| gpu | ")));
 }
 
 TEST(ValidateCases, MalformedCasesAreBadInput) {
