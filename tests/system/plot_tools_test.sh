@@ -40,6 +40,15 @@ tools/plot_bulk_copy.py --csv "$tmp/bulk/validation.csv" -o "$tmp/plots/bulk_cop
 if tools/plot_bulk_copy.py --csv "$tmp/a100/ops.csv" -o "$tmp/plots/bad.png" 2>/dev/null; then
   echo "plot_bulk_copy accepted a CSV without bulk-copy cases"; exit 1
 fi
+# The whole suite at a glance (here the two cases above), and its bad input.
+tools/plot_validation.py --csv "$tmp/bulk/validation.csv" -o "$tmp/plots/validation.png"
+tools/plot_validation.py --csv "$tmp/bulk/validation.csv" --filter memory -o "$tmp/plots/validation_memory.png"
+if tools/plot_validation.py --csv "$tmp/a100/ops.csv" -o "$tmp/plots/bad.png" 2>/dev/null; then
+  echo "plot_validation accepted a CSV that is not a validation.csv"; exit 1
+fi
+if tools/plot_validation.py --csv "$tmp/bulk/validation.csv" --filter zzz -o "$tmp/plots/bad.png" 2>/dev/null; then
+  echo "plot_validation accepted a filter matching no case"; exit 1
+fi
 # A systolic array and a CIM chip: their own roofs (the array's peak and the DRAM behind it; the
 # crossbars' peak and the tile buffers), read from their stats.json.
 "$wallsim" run --hw configs/hw/tpu_v1.yaml --trace traces/examples/tpu_mlp_cnn.yaml --out "$tmp/tpu" --no-progress
