@@ -42,6 +42,9 @@ struct ParamsKey {
         o << p.ctas << ',' << p.copy_bytes << ',' << p.copies << ',' << p.in_flight << ',' << p.rows
           << ',' << p.row_pitch;
     }
+    void operator()(const CacheReadParams& p) const {
+        o << p.footprint << ',' << p.block_bytes << ',' << p.ctas;
+    }
     void operator()(const DramTrafficParams& p) const {
         o << p.bytes << ',' << p.pattern << ',' << p.request_bytes << ',' << p.outstanding << ','
           << p.stride << ',' << p.seed;

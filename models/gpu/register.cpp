@@ -30,7 +30,7 @@ ModelFactory factory(bool sampled) {
 const std::vector<OpKind> kKernelKinds{OpKind::Elementwise,  OpKind::Memcpy,    OpKind::Reduction,
                                        OpKind::Softmax,      OpKind::Layernorm, OpKind::Embedding,
                                        OpKind::Gemm,         OpKind::Conv2d,    OpKind::Attention,
-                                       OpKind::PointerChase, OpKind::BulkCopy};
+                                       OpKind::PointerChase, OpKind::BulkCopy,  OpKind::CacheRead};
 
 }  // namespace
 

@@ -90,7 +90,7 @@ std::string format_kernels_csv(const Trace& trace, const std::vector<OpResult>& 
                 "dram_gbps,l1_bytes,l2_bytes,dram_read_bytes,dram_write_bytes,l1_hit_rate,"
                 "l2_hit_rate,dram_row_hit_rate,issuing,stall_memory,stall_dependency,"
                 "stall_pipeline,stall_barrier,not_selected,no_eligible,load_to_use_cycles,"
-                "shared_gbps,shared_bytes\n";
+                "shared_gbps,shared_bytes,warm_read_gbps\n";
         }
         const KernelMetrics& k = *results[i].kernel;
         const double seconds = to_seconds(results[i].end - results[i].start);
@@ -132,7 +132,8 @@ std::string format_kernels_csv(const Trace& trace, const std::vector<OpResult>& 
             .num(k.no_eligible)
             .num(k.load_to_use_cycles)
             .num(gbps(k.shared_bytes))
-            .num(k.shared_bytes);
+            .num(k.shared_bytes)
+            .num(k.warm_read_bytes_per_s / 1e9);
         row.end();
     }
     return out;

@@ -8,7 +8,7 @@
 namespace sim {
 
 namespace {
-constexpr std::array<std::pair<OpKind, const char*>, 18> kKindNames{{
+constexpr std::array<std::pair<OpKind, const char*>, 19> kKindNames{{
     {OpKind::Gemm, "gemm"},
     {OpKind::Conv2d, "conv2d"},
     {OpKind::Elementwise, "elementwise"},
@@ -27,6 +27,7 @@ constexpr std::array<std::pair<OpKind, const char*>, 18> kKindNames{{
     {OpKind::DramTraffic, "dram_traffic"},
     {OpKind::PointerChase, "pointer_chase"},
     {OpKind::BulkCopy, "bulk_copy"},
+    {OpKind::CacheRead, "cache_read"},
 }};
 
 struct DTypeInfo {

@@ -32,6 +32,7 @@ enum class OpKind {
     DramTraffic,
     PointerChase,
     BulkCopy,
+    CacheRead,
 };
 
 enum class DType { FP64, FP32, TF32, FP16, BF16, FP8, INT8 };
@@ -144,6 +145,19 @@ struct BulkCopyParams {
     uint64_t pitch() const { return row_pitch ? row_pitch : ctas * row_bytes(); }
 };
 
+/// A cache-bandwidth stream (the gpu-benches L2 cache test of Ernst et al.): `ctas` CTAs of 1024
+/// threads each read `block_bytes` of a data set of `footprint` bytes, 8 bytes a thread per
+/// load, the data set split in footprint / block_bytes regions and CTA c reading region
+/// c mod regions, so the grid reads the data set over and over. Its bandwidth is that of the
+/// caches holding the data set (L1, L2), or the DRAM's when none does.
+struct CacheReadParams {
+    uint64_t footprint = 0;         ///< bytes, a multiple of block_bytes
+    uint64_t block_bytes = 131072;  ///< bytes per CTA: 1024 threads x 8 B x 1..16 loads
+    uint64_t ctas = 2048;           ///< CTAs of the grid: at least 2 x regions
+    uint64_t regions() const { return footprint / block_bytes; }
+    uint64_t bytes() const { return ctas * block_bytes; }
+};
+
 using OpParams = std::variant<GemmParams,
                               Conv2dParams,
                               ElementwiseParams,
@@ -156,7 +170,8 @@ using OpParams = std::variant<GemmParams,
                               CustomParams,
                               DramTrafficParams,
                               PointerChaseParams,
-                              BulkCopyParams>;
+                              BulkCopyParams,
+                              CacheReadParams>;
 
 /// How a GPU model should shape the kernel it lowers an operator to (the trace's `kernel:` map);
 /// an absent field means the kernel library's default. Models that run no kernels ignore it.

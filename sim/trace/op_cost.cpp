@@ -137,6 +137,11 @@ struct CostVisitor {
         c.dram_bytes = d(p.bytes());  // every block read once, from DRAM
         return c;
     }
+    OpCost operator()(const CacheReadParams& p) const {
+        OpCost c;
+        c.dram_bytes = d(p.bytes());  // every read, as if from DRAM: a bound the caches beat
+        return c;
+    }
     OpCost operator()(const CustomParams& p) const {
         OpCost c;
         c.flops = d(p.flops);

@@ -292,6 +292,24 @@ OpParams read_params(const ConfigNode& n, OpKind kind, DType dtype) {
                 n.fail("row_pitch", "the array (row_pitch x rows x copies) must be at most 1TiB");
             return p;
         }
+        case OpKind::CacheRead: {
+            CacheReadParams p;
+            p.footprint = require_positive(n, "footprint");
+            get_positive(n, "block_bytes", p.block_bytes);
+            get_positive(n, "ctas", p.ctas);
+            constexpr uint64_t kLoad = 1024 * 8;  // a CTA's load: 1024 threads x 8 bytes
+            if (p.block_bytes % kLoad != 0 || p.block_bytes > 16 * kLoad)
+                n.fail("block_bytes", "must be 8192 x 1..16 bytes (1024 threads x 8 B a load)");
+            if (p.footprint > (uint64_t{1} << 40)) n.fail("footprint", "must be at most 1TiB");
+            if (p.footprint % p.block_bytes != 0)
+                n.fail("footprint", "must be a whole number of blocks (block_bytes)");
+            if (p.ctas > (uint64_t{1} << 24)) n.fail("ctas", "must be at most 2^24");
+            if (p.ctas < 2 * p.regions())
+                n.fail("ctas", "must be at least 2 x footprint / block_bytes (" +
+                                   std::to_string(2 * p.regions()) +
+                                   "): the first half of the grid warms the caches");
+            return p;
+        }
         case OpKind::Custom: {
             CustomParams p;
             if (!n.has("duration_us")) {

@@ -230,8 +230,9 @@ TEST(GpuCli, PointerChaseReportsLoadToUseLatencyInKernelsCsv) {
                            dir);
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
-    EXPECT_THAT(kernels, HasSubstr(",load_to_use_cycles,shared_gbps,shared_bytes\n"));
-    EXPECT_THAT(kernels, HasSubstr(",33,0,0\n"));  // the H100 preset's L1 hit latency
+    EXPECT_THAT(kernels,
+                HasSubstr(",load_to_use_cycles,shared_gbps,shared_bytes,warm_read_gbps\n"));
+    EXPECT_THAT(kernels, HasSubstr(",33,0,0,0\n"));  // the H100 preset's L1 hit latency
     // A Roofline has no latency: refused, not guessed.
     const auto analytic =
         wallsim("run --hw configs/hw/h100.yaml --no-progress --fidelity analytic --trace " +
@@ -264,6 +265,38 @@ TEST(GpuCli, BulkCopyReportsTheBandwidthItsCopiesReachAndFallsBackWhenTheyDoNotF
     const std::string csv = slurp(dir.path() / "o" / "ops.csv");
     EXPECT_THAT(csv, HasSubstr("in_flight x copy_bytes is 262144 B of shared memory per CTA, "
                                "more than an SM has (233472 B)"));
+}
+
+TEST(GpuCli, CacheReadReportsItsWarmBandwidthAndTheRooflineRefusesIt) {
+    TempDir dir;
+    const std::string ops =
+        "  - {name: l2, kind: cache_read, footprint: 4194304, ctas: 512}\n"
+        "  - {name: dram, kind: cache_read, footprint: 134217728, block_bytes: 131072}\n";
+    const auto trace = write_trace(dir, ops);
+    const auto r = wallsim("run --hw configs/hw/a100.yaml --no-progress --fidelity cycle --trace " +
+                               trace + " --out " + (dir.path() / "o").string(),
+                           dir);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string kernels = slurp(dir.path() / "o" / "kernels.csv");
+    EXPECT_THAT(kernels, HasSubstr(",l2,cache_read,\"131072 B blocks, 32 regions\",512,1024,"));
+    // The warm bandwidth: an L2-resident data set reads faster than the pins, one more than
+    // three times the L2 no faster than them.
+    const auto warm = [&](const std::string& name) {
+        const size_t row = kernels.find("," + name + ",cache_read,");
+        const size_t end = kernels.find('\n', row);
+        const std::string line = kernels.substr(row, end - row);
+        return std::stod(line.substr(line.rfind(',') + 1));
+    };
+    const double pins = 2039.0;  // GB/s: 5 stacks x 1024 bits x 3.186 Gbps
+    EXPECT_GT(warm("l2"), 1.5 * pins);
+    EXPECT_LT(warm("dram"), pins);
+    EXPECT_GT(warm("dram"), 0.5 * pins);
+    // A Roofline has no caches: refused, not guessed.
+    expect_bad_input(wallsim("run --hw configs/hw/a100.yaml --no-progress --fidelity analytic "
+                             "--trace " +
+                                 trace + " --out " + (dir.path() / "a").string(),
+                             dir),
+                     "a cache read measures the bandwidth of the caches");
 }
 
 // A decode step's attention kernels grow with the context, one token a step. Once a second

@@ -30,6 +30,10 @@ std::string RooflineCore::unsupported_reason(const Op& op, const OpCost& cost) c
         return "a pointer chase measures load-to-use latency, which a Roofline has not got "
                "(run it at cycle or sampled fidelity)";
     }
+    if (op.kind == OpKind::CacheRead) {
+        return "a cache read measures the bandwidth of the caches, which a Roofline has not got "
+               "(run it at cycle or sampled fidelity)";
+    }
     switch (cost.unit) {
         case ComputeUnit::Network:
             if (hw_.nvlink_bandwidth_per_direction() <= 0) {

@@ -76,6 +76,10 @@ KernelLaunch pointer_chase_kernel(const PointerChaseParams& p, const GpuTarget& 
 /// copies do not fit an SM's shared memory.
 KernelLaunch bulk_copy_kernel(const BulkCopyParams& p, const GpuTarget& target);
 
+/// The gpu-benches cache-bandwidth microbenchmark: `ctas` CTAs of 1024 threads reading p's data
+/// set over and over, a block each (p.ctas for the operator; half as many for its first half).
+KernelLaunch cache_read_kernel(const CacheReadParams& p, uint64_t ctas);
+
 /// The kernels op runs as, in order (naive attention is three), issuing the MMA instruction
 /// its `mma` hint names; throws NotLowerable for kinds and shapes the library has no kernel
 /// for, std::invalid_argument for an MMA instruction the GPU lacks.

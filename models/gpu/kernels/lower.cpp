@@ -48,6 +48,10 @@ KernelLaunch single(const Op& op, const GpuTarget& target, AddressSpace& space) 
         case OpKind::PointerChase:
             return pointer_chase_kernel(std::get<PointerChaseParams>(op.params), target, true);
         case OpKind::BulkCopy: return bulk_copy_kernel(std::get<BulkCopyParams>(op.params), target);
+        case OpKind::CacheRead: {
+            const auto& p = std::get<CacheReadParams>(op.params);
+            return cache_read_kernel(p, p.ctas);
+        }
         default: throw NotLowerable("the kernel library has no " + to_string(op.kind) + " kernel");
     }
 }

@@ -287,6 +287,29 @@ TEST(TraceParser, BulkCopyDefaultsAndChecks) {
     EXPECT_THAT(error("ctas: 1, copies: 8, stride: 4"), HasSubstr("stride: unknown key"));
 }
 
+TEST(TraceParser, CacheReadDefaultsAndChecks) {
+    const Trace t = parse_trace_yaml(
+        "version: 1\nops:\n  - {kind: cache_read, footprint: 16777216}\n", "t.yaml");
+    const auto& p = std::get<CacheReadParams>(t.ops[0].params);
+    EXPECT_EQ(p.block_bytes, 131072u);
+    EXPECT_EQ(p.ctas, 2048u);
+    EXPECT_EQ(p.regions(), 128u);
+    EXPECT_DOUBLE_EQ(cost_of(t.ops[0]).dram_bytes, 2048.0 * 131072);
+    const auto error = [](const std::string& fields) {
+        return yaml_error("version: 1\nops:\n  - {kind: cache_read, " + fields + "}\n");
+    };
+    EXPECT_THAT(error("ctas: 8"), AllOf(StartsWith("t.yaml:3:"), HasSubstr("footprint: required")));
+    EXPECT_THAT(error("footprint: 1048576, block_bytes: 4096"),
+                HasSubstr("block_bytes: must be 8192 x 1..16 bytes"));
+    EXPECT_THAT(error("footprint: 1048576, block_bytes: 262144"),
+                HasSubstr("block_bytes: must be 8192 x 1..16 bytes"));
+    EXPECT_THAT(error("footprint: 100000"),
+                HasSubstr("footprint: must be a whole number of blocks (block_bytes)"));
+    EXPECT_THAT(error("footprint: 1048576, ctas: 15"),
+                HasSubstr("ctas: must be at least 2 x footprint / block_bytes (16)"));
+    EXPECT_THAT(error("footprint: 1048576, passes: 4"), HasSubstr("passes: unknown key"));
+}
+
 TEST(TraceParser, HeaderErrors) {
     EXPECT_THAT(yaml_error("ops: [{kind: elementwise, elements: 4}]\n"),
                 HasSubstr("version: required key is missing"));
