@@ -15,7 +15,6 @@ import csv
 import os
 import re
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wallsim_output as wo  # noqa: E402
@@ -55,13 +54,7 @@ def main(argv=None):
     ap.add_argument("--svg", action="store_true", help="also write an SVG next to the PNG")
     args = ap.parse_args(argv)
     plt = wo.import_pyplot()
-    if args.csv:
-        series = read_cases(args.csv)
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            out = os.path.join(tmp, "validation")
-            wo.run_wallsim(args.wallsim, ["validate", "--filter", "bulk_copy", "--out", out])
-            series = read_cases(os.path.join(out, "validation.csv"))
+    series = wo.validation_cases(args.csv, args.wallsim, "bulk_copy", read_cases)
     kinds = sorted({kind for kind, _ in series})
     fig, axes = plt.subplots(1, len(kinds), figsize=(6 * len(kinds), 4.8), sharey=True,
                              squeeze=False)

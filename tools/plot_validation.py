@@ -17,7 +17,6 @@ import csv
 import math
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wallsim_output as wo  # noqa: E402
@@ -130,14 +129,7 @@ def main(argv=None):
     ap.add_argument("--svg", action="store_true", help="also write an SVG next to the PNG")
     args = ap.parse_args(argv)
     plt = wo.import_pyplot()
-    if args.csv:
-        cases = read_cases(args.csv)
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            out = os.path.join(tmp, "validation")
-            extra = ["--filter", args.filter] if args.filter else []
-            wo.run_wallsim(args.wallsim, ["validate", "--out", out] + extra)
-            cases = read_cases(os.path.join(out, "validation.csv"))
+    cases = wo.validation_cases(args.csv, args.wallsim, args.filter, read_cases)
     if args.csv and args.filter:
         cases = [c for c in cases if args.filter in c["id"] or args.filter in c["component"]]
         if not cases:

@@ -310,6 +310,20 @@ def default_wallsim():
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "wallsim")
 
 
+def validation_cases(csv_path, wallsim, case_filter, read):
+    """The cases of a `wallsim validate` run, as read(path of its validation.csv) gives them:
+    csv_path's when given (an earlier run), else a fresh run of the cases matching case_filter
+    (all of them when it is empty)."""
+    if csv_path:
+        return read(csv_path)
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "validation")
+        extra = ["--filter", case_filter] if case_filter else []
+        run_wallsim(wallsim, ["validate", "--out", out] + extra)
+        return read(os.path.join(out, "validation.csv"))
+
+
 def run_wallsim(wallsim, args, exit_on_error=True):
     """Run `wallsim ARGS...` and return its subprocess.CompletedProcess (text stdout/stderr).
 
