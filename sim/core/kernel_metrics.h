@@ -34,8 +34,8 @@ struct KernelMetrics {
     double no_eligible = 0;  ///< scheduler cycles with warps resident but none ready / all
     /// A pointer chase's mean load-to-use latency, SM cycles per timed load (0: not a chase).
     double load_to_use_cycles = 0;
-    /// A cache read's bandwidth over its passes after the first (the data set warm), bytes per
-    /// second (0: not a cache read).
+    /// A cache read's bandwidth over the second half of its grid (the data set warm), bytes per
+    /// second at the boost clock (0: not a cache read).
     double warm_read_bytes_per_s = 0;
 };
 

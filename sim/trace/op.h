@@ -145,10 +145,10 @@ struct BulkCopyParams {
     uint64_t pitch() const { return row_pitch ? row_pitch : ctas * row_bytes(); }
 };
 
-/// A cache-bandwidth stream (the gpu-benches L2 cache test of Ernst et al.): `ctas` CTAs of 1024
-/// threads each read `block_bytes` of a data set of `footprint` bytes, 8 bytes a thread per
-/// load, the data set split in footprint / block_bytes regions and CTA c reading region
-/// c mod regions, so the grid reads the data set over and over. Its bandwidth is that of the
+/// A cache-bandwidth stream (the L2 cache test of gpu-benches, docs/references.md [gpu-benches]):
+/// `ctas` CTAs of 1024 threads each read `block_bytes` of a data set of `footprint` bytes, 8 bytes
+/// a thread per load, the data set split in footprint / block_bytes regions and CTA c reading
+/// region c mod regions, so the grid reads the data set over and over. Its bandwidth is that of the
 /// caches holding the data set (L1, L2), or the DRAM's when none does.
 struct CacheReadParams {
     uint64_t footprint = 0;         ///< bytes, a multiple of block_bytes

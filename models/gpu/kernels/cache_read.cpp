@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The cache-bandwidth microbenchmark as a kernel (the L2 cache test of Ernst et al.'s
-// gpu-benches, docs/references.md [gpu-benches]): CTAs of 1024 threads each load a block of a
+// The cache-bandwidth microbenchmark as a kernel (the L2 cache test of gpu-benches,
+// docs/references.md [gpu-benches]): CTAs of 1024 threads each load a block of a
 // data set, 8 bytes a thread per load, all of a thread's loads in flight before it adds them
 // up. The data set is split in regions of one block; CTA c reads region c mod regions, so every
 // `regions` CTAs read the whole data set once more. Its bandwidth is that of wherever the data
