@@ -40,6 +40,14 @@ tools/plot_bulk_copy.py --csv "$tmp/bulk/validation.csv" -o "$tmp/plots/bulk_cop
 if tools/plot_bulk_copy.py --csv "$tmp/a100/ops.csv" -o "$tmp/plots/bad.png" 2>/dev/null; then
   echo "plot_bulk_copy accepted a CSV without bulk-copy cases"; exit 1
 fi
+# Cache bandwidth against the data set, two sizes on one GPU, and its bad input.
+tools/plot_cache_read.py --wallsim "$wallsim" --gpus a100 --sizes 4096,65536 -o "$tmp/plots/cache_read.png"
+if tools/plot_cache_read.py --wallsim "$wallsim" --gpus a100 --sizes 1000 -o "$tmp/plots/bad.png" 2>/dev/null; then
+  echo "plot_cache_read accepted a data set that is not whole 128 kB blocks"; exit 1
+fi
+if tools/plot_cache_read.py --wallsim "$wallsim" --gpus nope -o "$tmp/plots/bad.png" 2>/dev/null; then
+  echo "plot_cache_read accepted an unknown preset"; exit 1
+fi
 # The whole suite at a glance (here the two cases above), and its bad input.
 tools/plot_validation.py --csv "$tmp/bulk/validation.csv" -o "$tmp/plots/validation.png"
 tools/plot_validation.py --csv "$tmp/bulk/validation.csv" --filter memory -o "$tmp/plots/validation_memory.png"
