@@ -14,6 +14,7 @@ Example:
 """
 import argparse
 import csv
+import json
 import os
 import sys
 import tempfile
@@ -25,7 +26,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MEASURED = os.path.join(HERE, "..", "configs", "validation", "data", "gpu_benches_l2.csv")
 BLOCK = 131072  # the operator's default block_bytes
 SIZES_KB = [2048, 8192, 16896, 25600, 30720, 36864, 40448, 44032, 48128, 57856, 100352]
-L2_MB = {"a100": 40, "h100": 50, "h200": 50}  # the presets' l2.size
 
 
 def read_measured(path):
@@ -53,7 +53,8 @@ def parse_sizes(text):
 
 
 def simulate(wallsim, gpu, sizes, tmp):
-    """[(data set kB, warm GB/s)] of the cache_read operator on configs/hw/<gpu>.yaml."""
+    """([(data set kB, warm GB/s)], L2 bytes) of the cache_read operator on
+    configs/hw/<gpu>.yaml, the L2's size as the run reports it (stats.json hw.l2_size)."""
     lines = ["version: 1", "ops:"]
     for kb in sizes:
         footprint = kb * 1024
@@ -69,7 +70,9 @@ def simulate(wallsim, gpu, sizes, tmp):
                              "--no-progress", "--out", out])
     with open(os.path.join(out, "kernels.csv")) as f:
         rows = {r["name"]: float(r["warm_read_gbps"]) for r in csv.DictReader(f)}
-    return [(kb, rows["read_%d" % kb]) for kb in sizes]
+    with open(os.path.join(out, "stats.json")) as f:
+        l2_bytes = json.load(f)["hw"]["l2_size"]["value"]
+    return [(kb, rows["read_%d" % kb]) for kb in sizes], l2_bytes
 
 
 def main(argv=None):
@@ -95,16 +98,14 @@ def main(argv=None):
     fig, ax = plt.subplots(figsize=(8, 5))
     for i, g in enumerate(gpus):
         colour = "C%d" % i
-        points = simulated[g]
+        points, l2_bytes = simulated[g]
         ax.plot([kb / 1024 for kb, _ in points], [bw / 1000 for _, bw in points], marker="o",
                 markersize=3, color=colour, label="%s, simulated" % g.upper())
         if g in measured:
             ax.plot([kb / 1024 for kb, _ in measured[g]], [bw / 1000 for _, bw in measured[g]],
                     linestyle="none", marker="x", markersize=6, color=colour,
                     label="%s, gpu-benches" % g.upper())
-        if g in L2_MB:
-            ax.axvline(L2_MB[g] * 1000 * 1000 / 1024 / 1024, color=colour, linestyle=":",
-                       linewidth=0.8)
+        ax.axvline(l2_bytes / 1024 / 1024, color=colour, linestyle=":", linewidth=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("data set (MiB); dotted: the L2")
     ax.set_ylabel("bandwidth (TB/s), every SM reading the data set over and over")

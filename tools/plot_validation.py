@@ -31,7 +31,7 @@ def family(case_id):
 
 
 def read_cases(path):
-    """[{id, component, check, measured, simulated, error, tolerance, gap}] from validation.csv."""
+    """[{id, component, check, measured, simulated, error, tolerance}] from validation.csv."""
     cases = []
     try:
         with open(path) as f:
@@ -46,7 +46,6 @@ def read_cases(path):
                     "simulated": float(row["simulated"]),
                     "error": float(row["error"]),
                     "tolerance": float(row["tolerance"]),
-                    "gap": bool(row["known_gap"]),
                 })
     except (OSError, KeyError, ValueError) as e:
         wo.die("%s: expected a validation.csv of `wallsim validate` (%s)" % (path, e))
