@@ -33,7 +33,7 @@ OPS_COLUMNS = [
     "achieved_gbps", "roof_tflops", "flop_util", "bw_util", "bound",
     "energy_j", "compute_j", "data_movement_j", "static_j", "power_w", "tflops_per_w",
     "clock_mhz", "power_limited", "fallback",
-    "measured_us", "error",
+    "measured_us", "error", "launch_gap_us",
 ]
 # Columns the plotting tools cannot do without; the others are optional.
 REQUIRED_COLUMNS = [
@@ -44,7 +44,7 @@ NUMERIC_COLUMNS = {
     "achieved_tflops", "achieved_gbps", "roof_tflops", "flop_util", "bw_util",
     "energy_j", "compute_j", "data_movement_j", "static_j", "power_w", "tflops_per_w",
     "clock_mhz", "power_limited",
-    "measured_us", "error",
+    "measured_us", "error", "launch_gap_us",
 }
 
 

@@ -137,6 +137,7 @@ OpResult AnalyticModel::execute(const Op& op) {
     OpResult r;
     r.start = start;
     r.end = end;
+    r.launch_gap = TimePs{hw_.launch.gap_ps(op.launch)};
     r.cost = cost;
     r.roof_flops = timing.roof_flops;
     r.roof_bandwidth = timing.roof_bandwidth;

@@ -386,6 +386,7 @@ OpResult GpuOpModel::execute(const Op& op) {
     OpResult res;
     res.start = start;
     res.end = end;
+    res.launch_gap = TimePs{gap_ps};
     res.cost = cost_of(op);
     // Element-wise kernels compute in FP32 on the CUDA cores; GEMMs, convolutions and
     // attention on the Tensor Cores in their dtype (FP32 GEMMs on the CUDA cores).

@@ -14,7 +14,7 @@ std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& resu
         "index,name,kind,stream,dtype,unit,fidelity,model,start_us,time_us,flops,bytes,"
         "intensity,achieved_tflops,achieved_gbps,roof_tflops,flop_util,bw_util,bound,"
         "energy_j,compute_j,data_movement_j,static_j,power_w,tflops_per_w,clock_mhz,"
-        "power_limited,fallback,measured_us,error\n";
+        "power_limited,fallback,measured_us,error,launch_gap_us\n";
     out.reserve(out.size() + results.size() * 320);
     RowWriter row(out);
     for (size_t i = 0; i < results.size(); ++i) {
@@ -66,11 +66,14 @@ std::string format_ops_csv(const Trace& trace, const std::vector<OpResult>& resu
         row.maybe(if_positive(r.clock_hz, r.clock_hz / 1e6))
             .num(uint64_t{r.power_limited ? 1u : 0u})
             .text(r.fallback);
-        // Imported operators: the measured time and (simulated - measured) / measured.
+        // Imported operators: the measured time and (simulated - measured) / measured, the
+        // simulated time without the launch gap a profiler's kernel duration leaves out.
+        SIM_ASSERT(r.launch_gap <= r.end - r.start, "the launch gap is within the op's time");
+        const double own_us = to_seconds((r.end - r.start) - r.launch_gap) * 1e6;
         const bool measured = op.measured_us && *op.measured_us > 0;
         row.maybe(op.measured_us)
-            .maybe(measured ? std::optional<double>(seconds * 1e6 / *op.measured_us - 1.0)
-                            : std::nullopt);
+            .maybe(measured ? std::optional<double>(own_us / *op.measured_us - 1.0) : std::nullopt)
+            .num(to_seconds(r.launch_gap) * 1e6);
         row.end();
     }
     return out;

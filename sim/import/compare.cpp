@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "sim/core/error.h"
@@ -54,6 +55,12 @@ Comparison compare_ops_csv(const std::string& csv, const std::string& label) {
     };
     const size_t c_kind = column("kind"), c_time = column("time_us"),
                  c_measured = column("measured_us"), c_bound = column("bound");
+    // The launch gap within time_us, which a profiler's kernel duration leaves out (runs from
+    // before the column was written have none).
+    std::optional<size_t> c_gap;
+    for (size_t i = 0; i < header.size(); ++i) {
+        if (header[i] == "launch_gap_us") c_gap = i;
+    }
     struct Sum {
         CompareRow row;
         double ape = 0;
@@ -76,7 +83,8 @@ Comparison compare_ops_csv(const std::string& csv, const std::string& label) {
             continue;
         }
         const double measured = number(f[c_measured], label, line_no, "measured_us");
-        const double simulated = number(f[c_time], label, line_no, "time_us");
+        const double simulated = number(f[c_time], label, line_no, "time_us") -
+                                 (c_gap ? number(f[*c_gap], label, line_no, "launch_gap_us") : 0.0);
         if (measured <= 0) {
             ++c.unmeasured;
             continue;

@@ -35,8 +35,12 @@ std::optional<Fidelity> parse_fidelity(const std::string& s);
 
 /// What executing one operator produced.
 struct OpResult {
-    TimePs start;               ///< when the operator began (after its dependencies)
-    TimePs end;                 ///< when it completed
+    TimePs start;  ///< when the operator began (after its dependencies)
+    TimePs end;    ///< when it completed
+    /// The device side of its launch (runtime.stream_gap or graph_node_gap) within
+    /// [start, end): the front end starting it after the operator before it, not its own
+    /// execution. A profiler's kernel duration leaves it out.
+    TimePs launch_gap{0};
     OpCost cost;                ///< FLOPs and bytes the model counted
     double roof_flops = 0;      ///< peak FLOP/s of the unit and dtype it ran on; 0 if none
     double roof_bandwidth = 0;  ///< peak B/s of the memory or link its bytes crossed

@@ -49,7 +49,8 @@ TEST(Cli, RunWritesEveryOutput) {
     EXPECT_THAT(csv, HasSubstr(",memory,"));
     EXPECT_THAT(csv, HasSubstr(",compute,"));
     EXPECT_THAT(csv, HasSubstr(",energy_j,compute_j,data_movement_j,static_j,power_w,tflops_per_w,"
-                               "clock_mhz,power_limited,fallback,measured_us,error\n"));
+                               "clock_mhz,power_limited,fallback,measured_us,error,"
+                               "launch_gap_us\n"));
     EXPECT_GT(stats["run"]["energy"]["total"]["value"].get<double>(), 0.0);
     // The resolved config is itself a valid hardware file.
     EXPECT_EQ(wallsim("validate-config " + (out / "resolved_config.yaml").string(), dir).code, 0);

@@ -36,6 +36,28 @@ TEST(Compare, SumsPerClassAndLeavesReplayedOpsOutOfTheTotal) {
     EXPECT_THAT(out, ::testing::HasSubstr("\ntotal,3,44,44,0,"));
 }
 
+// A profiler times a kernel alone; ops.csv's time_us includes the device side of its launch,
+// which the comparison takes off again.
+TEST(Compare, TakesTheLaunchGapOffTheSimulatedTime) {
+    const Comparison c = compare_ops_csv(
+        "index,name,kind,time_us,bound,measured_us,error,launch_gap_us\n"
+        "0,a,gemm,12,compute,10,0.2,2\n"
+        "1,b,gemm,7.5,compute,5,0.1,2\n",
+        "ops.csv");
+    ASSERT_EQ(c.classes.size(), 1u);
+    EXPECT_DOUBLE_EQ(c.classes[0].simulated_us, 15.5);
+    EXPECT_DOUBLE_EQ(c.classes[0].mape, (0.0 + 0.1) / 2);
+    EXPECT_THAT(
+        [] {
+            compare_ops_csv(
+                "index,kind,time_us,bound,measured_us,launch_gap_us\n"
+                "0,gemm,3,compute,1,soon\n",
+                "o.csv");
+        },
+        ::testing::ThrowsMessage<ConfigError>(
+            ::testing::HasSubstr("o.csv:2: launch_gap_us: expected a number, got 'soon'")));
+}
+
 TEST(Compare, RunsWithoutMeasurementsAreErrors) {
     EXPECT_THAT([] { compare_ops_csv(std::string(kHeader) + "0,a,gemm,1,compute,,\n", "o.csv"); },
                 ::testing::ThrowsMessage<ConfigError>(::testing::HasSubstr("no operator has")));
