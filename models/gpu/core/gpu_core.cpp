@@ -280,7 +280,8 @@ KernelResult GpuCore::run(const SamplingOptions& requested) {
     std::vector<uint32_t> touched;
     std::vector<uint8_t> is_touched(config_.sm_count, 0);
     uint64_t now = 0;
-    // The kernel is done when its last CTA has retired and its last store has reached L2.
+    // The kernel is done when its last CTA has retired and its last store has reached L2 and
+    // been written there.
     while (done_ctas_ < kernel_.ctas || memory_.stores_in_flight()) {
         const uint64_t t_core = events_.empty() ? kNeverCycle : events_.next_time();
         if (DramPort* port = memory_.port()) {
@@ -357,6 +358,8 @@ KernelResult GpuCore::run(const SamplingOptions& requested) {
             if (loops.at_window(counters_.main_loop_trips)) fast_forward(loops, now);
         }
     }
+    // Its last stores may still wait in their slices' queues.
+    if (done_ctas_ == kernel_.ctas) now = std::max(now, memory_.stores_written_by());
     for (auto& s : sms_)
         s->finish(now);
     r.simulated_cycles = now;

@@ -342,6 +342,7 @@ void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
 void MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
     const uint32_t slice = slice_of(line);
     const uint64_t start = slice_start(slice, sectors, now);
+    stores_written_by_ = std::max(stores_written_by_, slice_free_[slice]);
     counters_.l2_write_sectors += sector_count(sectors);
     SectorCache::Victim victim;
     l2_[slice].fill(line, sectors, true, victim);

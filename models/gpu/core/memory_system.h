@@ -105,6 +105,10 @@ class MemorySystem final : public DramListener {
     void advance_dram(uint64_t now);
     /// Stores that have not reached L2 yet (a kernel is not done before they have).
     uint64_t stores_in_flight() const { return stores_in_flight_; }
+    /// The SM cycle by which the L2 slices have written every store that reached them: a
+    /// slice queues the lines it is sent and writes one at its own rate, so a burst of stores
+    /// is written after it has arrived (a kernel is not done before).
+    uint64_t stores_written_by() const { return stores_written_by_; }
     /// DRAM requests not back yet (queued, refused or issued): with none of them and no event
     /// of the SMs due, only the DRAM's refreshes are left to happen.
     uint64_t dram_requests_in_flight() const { return dram_requests_.size() - dram_free_.size(); }
@@ -239,6 +243,7 @@ class MemorySystem final : public DramListener {
     std::vector<hbm::Completion> completions_;
     std::vector<size_t> touched_;
     uint64_t stores_in_flight_ = 0;
+    uint64_t stores_written_by_ = 0;
     MemoryCounters counters_;
 };
 

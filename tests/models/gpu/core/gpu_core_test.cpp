@@ -46,6 +46,22 @@ TEST(GpuCore, EveryCtaRunsAndEveryInputByteIsReadFromDram) {
     EXPECT_DOUBLE_EQ(r.sm.thread_flops, double(n));
 }
 
+// A kernel that only stores (a memset) fills L2 faster than its slices can write the lines: it
+// is done when the last line has been written, at the slices' rate, not when its warps have
+// issued their stores.
+TEST(GpuCore, AStoreOnlyKernelEndsWhenItsSlicesHaveWrittenEveryLine) {
+    const GpuParams p = small_h100();
+    const uint64_t n = 1 << 19;  // 2 MiB of FP32 output: it stays in the 4 MB L2
+    const KernelResult r = run(p, elementwise_op(n, 0, {}, /*inputs=*/0));
+    EXPECT_EQ(r.memory.l2_write_sectors * 32, n * 4);
+    EXPECT_EQ(r.memory.dram_read_bytes, 0u);
+    const double slices_per_clock =
+        double(p.core.l2.slices) * double(p.core.l2.bytes_per_clock_per_slice);
+    const double written_in = double(n * 4) / slices_per_clock;
+    EXPECT_GE(double(r.cycles), written_in);
+    EXPECT_LT(double(r.cycles), 1.5 * written_in);  // the slices, not anything else, set it
+}
+
 TEST(GpuCore, FewerResidentWarpsHideLessLatency) {
     const GpuParams p = small_h100();
     const uint64_t n = 1 << 21;
