@@ -281,9 +281,13 @@ KernelResult GpuCore::run(const SamplingOptions& requested) {
     std::vector<uint8_t> is_touched(config_.sm_count, 0);
     uint64_t now = 0;
     // The kernel is done when its last CTA has retired and its last store has reached L2 and
-    // been written there.
-    while (done_ctas_ < kernel_.ctas || memory_.stores_in_flight()) {
-        const uint64_t t_core = events_.empty() ? kNeverCycle : events_.next_time();
+    // been written there: its slices may still be writing the last ones when they arrive.
+    const auto all_stored = [this]() {
+        return done_ctas_ == kernel_.ctas && memory_.stores_in_flight() == 0;
+    };
+    while (!all_stored() || now < memory_.stores_written_by()) {
+        uint64_t t_core = events_.empty() ? kNeverCycle : events_.next_time();
+        if (all_stored()) t_core = std::min(t_core, memory_.stores_written_by());
         if (DramPort* port = memory_.port()) {
             // The DRAM is outside: its completions arrive while time passes to t_core.
             if (!port->wait_until(t_core)) continue;
@@ -297,6 +301,10 @@ KernelResult GpuCore::run(const SamplingOptions& requested) {
                 memory_.advance_dram(t_dram);
                 continue;
             }
+        }
+        if (events_.empty() || events_.next_time() > t_core) {  // the slices' writing ends first
+            now = t_core;
+            continue;
         }
         now = events_.pop_earliest(batch);
         returns.clear();
@@ -358,8 +366,6 @@ KernelResult GpuCore::run(const SamplingOptions& requested) {
             if (loops.at_window(counters_.main_loop_trips)) fast_forward(loops, now);
         }
     }
-    // Its last stores may still wait in their slices' queues.
-    if (done_ctas_ == kernel_.ctas) now = std::max(now, memory_.stores_written_by());
     for (auto& s : sms_)
         s->finish(now);
     r.simulated_cycles = now;
