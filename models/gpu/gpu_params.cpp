@@ -112,7 +112,7 @@ ParamTable<L1Config> l1_param_table() {
     t.integer("bytes_per_clock", &P::bytes_per_clock, 1, 4096, "B per SM cycle", "data port");
     t.integer("hit_latency", &P::hit_latency, 1, 10000, "SM cycles", "load-to-use on a hit");
     t.integer("miss_entries", &P::max_pending_lines, 1, 1 << 16, "lines",
-              "misses in flight at once (MSHRs)");
+              "lines in flight at once: load misses (MSHRs) and stores until L2 has written them");
     return t;
 }
 

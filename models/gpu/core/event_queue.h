@@ -17,6 +17,7 @@ enum class EventKind : uint8_t {
     L2ArriveCopy,  ///< payload: a bulk copy, whose lines reach their L2 slices together
     SmReturn,      ///< payload: request slot; the data reaches the SM's L1
     CopyReturn,    ///< payload: a bulk copy, whose last line reaches the SM(s)
+    StoreWritten,  ///< payload: SM index; a store of that SM has been written in L2
 };
 
 struct Event {

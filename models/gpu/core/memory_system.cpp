@@ -180,6 +180,7 @@ void MemorySystem::store(uint32_t sm, const LineAccess* lines, size_t n, uint64_
         l1_[sm].invalidate(a.line);
         const uint32_t slot = new_request(a.line, a.sectors, true, sm, 0);
         ++stores_in_flight_;
+        ++l1_pending_[sm];  // the store holds an L1 entry until its slice has written it
         events_.push(start + gpu_.l2.crossbar_latency, {EventKind::L2Arrive, slot});
     }
 }
@@ -307,6 +308,10 @@ void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn
             free_copies_.push_back(e.payload);
             return;
         }
+        case EventKind::StoreWritten:
+            --l1_pending_[e.payload];
+            done.push_back({e.payload, kStoreWrittenToken, 1});
+            return;
         case EventKind::SmReturn: break;
         default: SIM_ASSERT(false, "memory system got a foreign event");
     }
@@ -331,7 +336,8 @@ void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
     const Request& r = requests_[slot];
     if (r.write) {
         --stores_in_flight_;
-        l2_write(r.line, r.sectors, now);
+        const uint64_t written = l2_write(r.line, r.sectors, now);
+        events_.push(written, {EventKind::StoreWritten, r.sm});
         free_request(slot);
         return;
     }
@@ -339,7 +345,7 @@ void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
     if (back != kNotHeld) events_.push(back, {EventKind::SmReturn, slot});
 }
 
-void MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
+uint64_t MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
     const uint32_t slice = slice_of(line);
     const uint64_t start = slice_start(slice, sectors, now);
     stores_written_by_ = std::max(stores_written_by_, slice_free_[slice]);
@@ -347,6 +353,7 @@ void MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
     SectorCache::Victim victim;
     l2_[slice].fill(line, sectors, true, victim);
     write_back(victim, start);
+    return slice_free_[slice];
 }
 
 uint64_t MemorySystem::l2_read(

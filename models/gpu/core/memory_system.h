@@ -32,6 +32,8 @@ struct LoadReturn {
     uint32_t token = 0;
     uint32_t lines = 1;
 };
+/// The token of a LoadReturn that frees an SM's L1 entry held by a store, written in L2.
+constexpr uint32_t kStoreWrittenToken = ~0u;
 
 struct MemoryCounters {
     uint64_t l1_sectors = 0;  ///< sectors loads asked of L1
@@ -191,7 +193,8 @@ class MemorySystem final : public DramListener {
     /// Occupies the slice for the sectors from now on; returns when the access starts.
     uint64_t slice_start(uint32_t slice, uint8_t sectors, uint64_t now);
     void l2_access(uint32_t slot, uint64_t now);
-    void l2_write(uint64_t line, uint8_t sectors, uint64_t now);
+    /// Returns the cycle the slice has written the line.
+    uint64_t l2_write(uint64_t line, uint8_t sectors, uint64_t now);
     /// A load of line's sectors at its slice: the cycle its data is back at the SM when L2
     /// holds it all, or kNeverCycle when waiter waits on a DRAM fill. `later`: cycles the
     /// request left the SM after the slice's service (a walked copy's line), added to the hit's

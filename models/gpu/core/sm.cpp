@@ -245,15 +245,16 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked) {
     const uint64_t pipe = sp.pipe_free[pipe_of(in.op)];
     if (pipe > t && pipe > now) w.saw_pipe_busy = true;
     t = std::max(t, pipe);
-    if (in.op == Opcode::Ldg && t <= now && !memory_.can_load(id_, 1)) {
+    if ((in.op == Opcode::Ldg || in.op == Opcode::Stg) && t <= now && !memory_.can_load(id_, 1)) {
         w.saw_throttle = true;
         throttled_ = true;
-        return kNeverCycle;  // an L1 miss entry frees when a line returns
+        return kNeverCycle;  // an L1 entry frees when a line returns or a store is written
     }
     return t;
 }
 
 void Sm::prefetch_returned(uint32_t token) const {
+    if (token == kStoreWrittenToken) return;
     const Warp& w = warps_[token / kMaxRegs];
     __builtin_prefetch(&w);
     __builtin_prefetch(&w.pending[token % kMaxRegs]);
@@ -579,6 +580,10 @@ void Sm::retire(uint32_t slot, uint64_t now) {
 }
 
 void Sm::load_returned(uint32_t token, uint32_t lines, uint64_t now) {
+    if (token == kStoreWrittenToken) {
+        wake_throttled(now);
+        return;
+    }
     const uint32_t slot = token / kMaxRegs;
     const uint32_t reg = token % kMaxRegs;
     Warp& w = warps_[slot];
@@ -591,8 +596,13 @@ void Sm::load_returned(uint32_t token, uint32_t lines, uint64_t now) {
         SubPartition& sp = sps_[slot % sps_.size()];
         sp.next = std::min(sp.next, now);
     }
-    // A returned line frees an L1 miss entry. Loads waiting for entries retry once a batch of
-    // them is free, not on every line (which would rescan every warp per line).
+    wake_throttled(now);
+}
+
+void Sm::wake_throttled(uint64_t now) {
+    // A returned line or a written store frees an L1 entry. Loads and stores waiting for
+    // entries retry once a batch of them is free, not on every line (which would rescan every
+    // warp per line).
     if (throttled_ &&
         memory_.can_load(id_, std::min(kThrottleBatch, config_.l1.max_pending_lines))) {
         throttled_ = false;

@@ -66,6 +66,8 @@ class Sm {
     void load_returned(uint32_t token, uint32_t lines, uint64_t now);
     /// Hints the host to fetch what load_returned(token) reads (see sim/core/prefetch.h).
     void prefetch_returned(uint32_t token) const;
+    /// Wakes the warps waiting for L1 entries once a batch of them is free.
+    void wake_throttled(uint64_t now);
     /// Hints the host to fetch this SM's schedulers; then (a later call, once they are in) the
     /// warps a tick(now) will read. GpuCore hints every SM it is about to tick first.
     void prefetch_schedulers() const;

@@ -62,6 +62,20 @@ TEST(GpuCore, AStoreOnlyKernelEndsWhenItsSlicesHaveWrittenEveryLine) {
     EXPECT_LT(double(r.cycles), 1.5 * written_in);  // the slices, not anything else, set it
 }
 
+// A store holds one of its SM's L1 entries until its slice has written it, so warps that only
+// store wait for entries and CTAs retire at the slices' rate: sampled from its CTAs' times, a
+// memset larger than L2 takes what its full run takes (2.4 times less before stores held
+// entries, their CTAs retiring as fast as their warps issued).
+TEST(GpuCore, ASampledMemsetLargerThanL2AgreesWithItsFullRun) {
+    const GpuParams p = small_h100();
+    const uint64_t n = 1 << 22;  // 16 MiB of FP32 output: four times the 4 MB L2
+    const KernelResult full = run(p, elementwise_op(n, 0, {}, /*inputs=*/0));
+    const KernelResult sampled = run(p, elementwise_op(n, 0, {}, /*inputs=*/0), true);
+    ASSERT_TRUE(sampled.extrapolated);
+    EXPECT_NEAR(double(sampled.cycles) / double(full.cycles), 1.0, SamplingOptions{}.tolerance);
+    EXPECT_GT(full.sm.stall_pipeline + full.sm.stall_memory, 0u);
+}
+
 TEST(GpuCore, FewerResidentWarpsHideLessLatency) {
     const GpuParams p = small_h100();
     const uint64_t n = 1 << 21;
@@ -184,7 +198,8 @@ TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
     // steady; averaged over their phases they read 48.4 cycles a CTA where the kernel's rest
     // takes 44.7, 4.7% slow in all. That is within the 5% the sampler trusts its waves to, not
     // the 2% asserted here, so the phase averaging is checked on one partition and the preset
-    // held to the sampler's own tolerance.
+    // held to the sampler's own tolerance. Since stores hold L1 entries until L2 has written
+    // them, the one-partition run reads 2.1% slow: held to 2.5%.
     const GpuParams preset = testing::gpu_preset("h100");
     const GpuParams p = testing::gpu_preset("h100", {"l2.partitions=1"});
     Op op;
@@ -201,7 +216,7 @@ TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
     const KernelResult sampled = run_on(p, true);
     ASSERT_TRUE(sampled.extrapolated);
     ASSERT_EQ(full.ctas, 1024u * 8);  // a cluster of 8 per row
-    EXPECT_NEAR(double(sampled.cycles) / double(full.cycles), 1.0, 0.02);
+    EXPECT_NEAR(double(sampled.cycles) / double(full.cycles), 1.0, 0.025);
     // The row, read once (a cluster's last CTA reads a few vectors past the row's end).
     EXPECT_NEAR(double(full.memory.dram_read_bytes) / (1024.0 * 128256 * 2), 1.0, 0.001);
     EXPECT_NEAR(sampled.totals.dram_read_bytes / double(full.memory.dram_read_bytes), 1.0, 0.01);
