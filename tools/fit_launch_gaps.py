@@ -96,18 +96,27 @@ def errors(rows, kernels, launch, gap, host):
 
 
 def fit(rows, kernels, launch):
-    """(gap, host, RMS relative error) with the least RMS error over rows, on a 0.01 us grid."""
-    gaps = [i * STEP_US for i in range(int(MAX_GAP_US / STEP_US) + 1)]
-    hosts = [0.0] if launch == "graph" else [
-        HOST_RANGE_US[0] + i * STEP_US
-        for i in range(int((HOST_RANGE_US[1] - HOST_RANGE_US[0]) / STEP_US) + 1)]
-    best = None
-    for host in hosts:
-        for gap in gaps:
-            e = rms(errors(rows, kernels, launch, gap, host))
-            if best is None or e < best[2]:
-                best = (gap, host, e)
-    return best
+    """(gap, host, RMS relative error) with the least RMS error over rows, on a 0.01 us grid:
+    searched 0.1 us apart first, then 0.01 us apart around the best point."""
+    def grid(lo, hi, step):
+        lo, hi = max(lo, 0.0), max(hi, lo)
+        return [lo + i * step for i in range(int(round((hi - lo) / step)) + 1)]
+
+    def best_of(gaps, hosts):
+        best = None
+        for host in hosts:
+            for gap in gaps:
+                e = rms(errors(rows, kernels, launch, gap, host))
+                if best is None or e < best[2]:
+                    best = (gap, host, e)
+        return best
+
+    coarse = 10 * STEP_US
+    hosts = [0.0] if launch == "graph" else grid(*HOST_RANGE_US, coarse)
+    gap, host, _ = best_of(grid(0.0, MAX_GAP_US, coarse), hosts)
+    fine_hosts = [0.0] if launch == "graph" else grid(
+        max(HOST_RANGE_US[0], host - coarse), min(HOST_RANGE_US[1], host + coarse), STEP_US)
+    return best_of(grid(gap - coarse, min(MAX_GAP_US, gap + coarse), STEP_US), fine_hosts)
 
 
 def main(argv=None):

@@ -56,8 +56,9 @@ class MemorySystem final : public DramListener {
     MemorySystem(const MemorySystem&) = delete;
     MemorySystem& operator=(const MemorySystem&) = delete;
 
-    /// Whether SM sm can take a load of `lines` lines now (free L1 miss entries).
-    bool can_load(uint32_t sm, uint32_t lines) const {
+    /// Whether SM sm has `lines` free L1 entries now: a load's misses and a store's lines each
+    /// hold one (a store until its slice has written it).
+    bool has_free_l1_entries(uint32_t sm, uint32_t lines) const {
         return l1_pending_[sm] + lines <= gpu_.l1.max_pending_lines;
     }
     /// A warp's coalesced load leaves the load/store unit at cycle now.

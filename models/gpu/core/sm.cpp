@@ -245,7 +245,8 @@ uint64_t Sm::ready_at(Warp& w, SubPartition& sp, uint64_t now, bool& parked) {
     const uint64_t pipe = sp.pipe_free[pipe_of(in.op)];
     if (pipe > t && pipe > now) w.saw_pipe_busy = true;
     t = std::max(t, pipe);
-    if ((in.op == Opcode::Ldg || in.op == Opcode::Stg) && t <= now && !memory_.can_load(id_, 1)) {
+    if ((in.op == Opcode::Ldg || in.op == Opcode::Stg) && t <= now &&
+        !memory_.has_free_l1_entries(id_, 1)) {
         w.saw_throttle = true;
         throttled_ = true;
         return kNeverCycle;  // an L1 entry frees when a line returns or a store is written
@@ -604,7 +605,7 @@ void Sm::wake_throttled(uint64_t now) {
     // entries retry once a batch of them is free, not on every line (which would rescan every
     // warp per line).
     if (throttled_ &&
-        memory_.can_load(id_, std::min(kThrottleBatch, config_.l1.max_pending_lines))) {
+        memory_.has_free_l1_entries(id_, std::min(kThrottleBatch, config_.l1.max_pending_lines))) {
         throttled_ = false;
         for (SubPartition& sp : sps_)
             sp.next = std::min(sp.next, now);
