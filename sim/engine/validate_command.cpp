@@ -202,9 +202,10 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
 
     std::string csv =
         "id,component,check,hardware,workload,measured,simulated,unit,error,tolerance,pass,"
-        "known_gap,source,seconds\n";
+        "known_gap,source,seconds,peak,points\n";
     std::string md;
     std::vector<CaseOutcome> outcomes;
+    std::vector<EfficiencyOutcome> efficiency;
     int failed_runs = 0;
     size_t passed[2] = {0, 0}, total[2] = {0, 0};
     std::printf("%-34s %-11s %-11s %12s %12s %-6s %8s %6s  %s\n", "case", "component", "check",
@@ -235,6 +236,11 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
             } else {
                 ++failed_runs;
             }
+            std::optional<EfficiencyOutcome> eff;
+            if (c.peak > 0 && o.simulated && kind == CheckKind::Validation) {
+                eff = EfficiencyOutcome{c.id, c.peak, c.measured, *o.simulated, c.unit};
+                efficiency.push_back(*eff);
+            }
             outcomes.push_back({c.id, c.component, c.check,
                                 o.simulated ? std::optional<double>(err) : std::nullopt,
                                 c.tolerance, !c.known_gap.empty()});
@@ -250,7 +256,8 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
                    "," + (o.simulated ? format("%.6g", err) : "") + "," +
                    format("%.6g", c.tolerance) + "," + (pass ? "1" : "0") + "," +
                    csv_cell(c.known_gap) + "," + csv_cell(c.source) + "," +
-                   format("%.3f", o.seconds) + "\n";
+                   format("%.3f", o.seconds) + "," + (c.peak > 0 ? format("%.6g", c.peak) : "") +
+                   "," + (eff ? format("%.6g", eff->points()) : "") + "\n";
             md += "| `" + c.id + "` | " + c.hardware + " | " + c.workload + " | " +
                   number(c.measured) + " " + c.unit + " | " + sim_text + " " + c.unit + " | " +
                   err_text + " | ±" + format("%.0f%%", 100 * c.tolerance) + " | " + pass_text +
@@ -264,12 +271,14 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
                     : "");
     const std::vector<ComponentSummary> summary = summarize_by_component(outcomes);
     std::printf("\n%s", summary_text(summary).c_str());
+    std::printf("%s", efficiency_text(efficiency).c_str());
     std::error_code ec;
     fs::remove_all(scratch, ec);
     if (out) {
         out->write("validation.csv", csv);
         out->write("validation.md",
-                   "<!-- written by wallsim validate -->\n\n" + summary_markdown(summary) + md);
+                   "<!-- written by wallsim validate -->\n\n" + summary_markdown(summary) + md +
+                       (efficiency.empty() ? "" : "\n" + efficiency_markdown(efficiency)));
         out->commit();
     }
     return failed_runs > 0 ? 1 : 0;

@@ -54,6 +54,9 @@ ValidationCase read_case(const ConfigNode& n, const std::string& file) {
     n.require("tolerance", c.tolerance);
     if (!(c.tolerance > 0 && c.tolerance <= 1))
         n.fail("tolerance", "must be a relative tolerance in (0, 1], e.g. 0.1");
+    if (n.get("peak", c.peak) && !(c.peak >= c.measured))
+        n.fail("peak",
+               "must be at least the measured figure (the datasheet peak, in " + c.unit + ")");
     n.get("known_gap", c.known_gap);
     n.get("slow", c.slow);
     n.reject_unknown_keys();

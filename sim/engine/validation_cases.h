@@ -34,9 +34,13 @@ struct ValidationCase {
     std::string unit;           ///< e.g. GB/s
     std::string source;         ///< citation: docs/references.md [key] and where in it
     double tolerance = 0.1;     ///< relative, (0, 1]
-    std::string known_gap;      ///< non-empty: why the model misses it today (tests skip it)
-    bool slow = false;          ///< runs only with `wallsim validate --all` (minutes of CPU)
-    std::string file;           ///< the file it came from, for messages
+    /// > 0: the datasheet peak of the measured rate, in unit (a Tensor Core peak for a GEMM).
+    /// The case is then also compared as efficiency curves are, in points of this peak:
+    /// 100 x (simulated - measured) / peak. 0: not a rate with a peak.
+    double peak = 0;
+    std::string known_gap;  ///< non-empty: why the model misses it today (tests skip it)
+    bool slow = false;      ///< runs only with `wallsim validate --all` (minutes of CPU)
+    std::string file;       ///< the file it came from, for messages
 };
 
 /// Every case of every *.yaml file in dir (sorted by file name, then in file order). Throws

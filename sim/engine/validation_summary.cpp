@@ -44,6 +44,12 @@ std::string percent(double fraction, const char* fmt) {
     return buf;
 }
 
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 std::string within_text(const ComponentSummary& r) {
     return std::to_string(r.within) + " of " + std::to_string(r.validations);
 }
@@ -62,7 +68,52 @@ std::string consistency_text(const ComponentSummary& r) {
                : std::to_string(r.consistency_held) + " of " + std::to_string(r.consistency);
 }
 
+size_t within_points_target(const std::vector<EfficiencyOutcome>& rows) {
+    return static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const auto& r) {
+        return std::fabs(r.points()) <= kEfficiencyPointsTarget;
+    }));
+}
+
+const EfficiencyOutcome& worst_in_points(const std::vector<EfficiencyOutcome>& rows) {
+    return *std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+        return std::fabs(a.points()) < std::fabs(b.points());
+    });
+}
+
+std::string points_text(double points) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f", points);
+    return buf;
+}
+
 }  // namespace
+
+std::string efficiency_markdown(const std::vector<EfficiencyOutcome>& rows) {
+    if (rows.empty()) return "";
+    const std::string target = std::to_string(static_cast<int>(kEfficiencyPointsTarget));
+    std::string md = "### Efficiency (points of the datasheet peak)\n\n" +
+                     std::to_string(within_points_target(rows)) + " of " +
+                     std::to_string(rows.size()) +
+                     " validations with a datasheet peak lie within " + target +
+                     " points of it (simulated share of the peak minus the measured share).\n\n"
+                     "| case | peak | measured | simulated | points |\n|---|---|---|---|---|\n";
+    for (const EfficiencyOutcome& r : rows) {
+        md += "| `" + r.id + "` | " + number_text(r.peak) + " " + r.unit + " | " +
+              percent(r.measured / r.peak, "%.1f%%") + " | " +
+              percent(r.simulated / r.peak, "%.1f%%") + " | " + points_text(r.points()) + " |\n";
+    }
+    return md;
+}
+
+std::string efficiency_text(const std::vector<EfficiencyOutcome>& rows) {
+    if (rows.empty()) return "";
+    const EfficiencyOutcome& worst = worst_in_points(rows);
+    return "efficiency: " + std::to_string(within_points_target(rows)) + " of " +
+           std::to_string(rows.size()) + " within " +
+           std::to_string(static_cast<int>(kEfficiencyPointsTarget)) +
+           " points of their datasheet peak (worst " + points_text(worst.points()) + ", " +
+           worst.id + ")\n";
+}
 
 std::vector<ComponentSummary> summarize_by_component(const std::vector<CaseOutcome>& cases) {
     std::vector<ComponentSummary> rows;

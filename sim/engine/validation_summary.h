@@ -37,6 +37,31 @@ struct ComponentSummary {
     size_t consistency_held = 0;
 };
 
+/// A validation with a datasheet peak (ValidationCase::peak), compared as an efficiency curve.
+struct EfficiencyOutcome {
+    std::string id;
+    double peak = 0;       ///< the datasheet peak, in the case's unit
+    double measured = 0;   ///< in the case's unit
+    double simulated = 0;  ///< in the case's unit
+    std::string unit;
+
+    /// The simulated minus the measured share of the peak, in points (percent of the peak).
+    double points() const { return 100 * (simulated - measured) / peak; }
+};
+
+/// Efficiency curves are compared in points of the peak: a GEMM measured at 60% of its peak
+/// and simulated at 66% is 6 points off (10% relative). The suite's target for them.
+constexpr double kEfficiencyPointsTarget = 10;
+
+/// "### Efficiency (points of the datasheet peak)": each case's measured and simulated share of
+/// its peak and the difference in points, with how many lie within kEfficiencyPointsTarget.
+/// Empty when there are none.
+std::string efficiency_markdown(const std::vector<EfficiencyOutcome>& rows);
+
+/// One line for the terminal: how many lie within kEfficiencyPointsTarget, and the worst.
+/// Empty when there are none.
+std::string efficiency_text(const std::vector<EfficiencyOutcome>& rows);
+
 /// One row per component, in the order the components first appear, then an "all" row.
 std::vector<ComponentSummary> summarize_by_component(const std::vector<CaseOutcome>& cases);
 

@@ -49,7 +49,7 @@ TEST(ValidateCases, EveryCaseRunsAndTheOnesWithoutAKnownGapPass) {
     ASSERT_EQ(r.code, 0) << r.err << r.out;
     const auto rows = read_csv(out / "validation.csv");
     ASSERT_GE(rows.size(), 30u);
-    size_t consistency = 0;
+    size_t consistency = 0, with_peak = 0;
     for (const Row& row : rows) {
         SCOPED_TRACE(row.at("id"));
         ASSERT_FALSE(row.at("simulated").empty()) << "the case ran and produced its figure";
@@ -64,8 +64,14 @@ TEST(ValidateCases, EveryCaseRunsAndTheOnesWithoutAKnownGapPass) {
         }
         consistency += row.at("check") == "consistency";
         EXPECT_THAT(row.at("source"), HasSubstr("["));
+        if (!row.at("peak").empty()) {
+            const double peak = std::stod(row.at("peak"));
+            EXPECT_NEAR(std::stod(row.at("points")), 100 * (simulated - measured) / peak, 1e-3);
+            ++with_peak;
+        }
     }
     EXPECT_GE(consistency, 5u) << "datasheet peaks and fitted points are labelled";
+    EXPECT_GE(with_peak, 20u) << "the GEMM cases carry their Tensor Core peak";
     const std::string md = slurp(out / "validation.md");
     EXPECT_THAT(md, HasSubstr("### Validations"));
     EXPECT_THAT(md, HasSubstr("### Consistency checks"));
@@ -73,7 +79,9 @@ TEST(ValidateCases, EveryCaseRunsAndTheOnesWithoutAKnownGapPass) {
         << "the summary heads the file";
     EXPECT_THAT(md, HasSubstr("| network | "));
     EXPECT_THAT(md, HasSubstr("| **all** | "));
+    EXPECT_THAT(md, HasSubstr("### Efficiency (points of the datasheet peak)"));
     EXPECT_THAT(r.out, HasSubstr("validations: "));
+    EXPECT_THAT(r.out, HasSubstr("efficiency: "));
     EXPECT_THAT(r.out, HasSubstr("consistency\n"));
 }
 
@@ -121,6 +129,7 @@ TEST(ValidateCases, MalformedCasesAreBadInput) {
         {", --out, \"{out}\"]", "]", "command"},
         {"stats.json", "stats.txt", "metric.file"},
         {"id: x", "id: X-1", "id"},
+        {"tolerance: 0.1", "tolerance: 0.1\n    peak: 0.5", "peak: must be at least the measured"},
     };
     const auto out = dir.path() / "validation";
     for (const auto& e : edits) {

@@ -82,5 +82,22 @@ TEST(ValidationSummary, TheTablesNameTheWorstCase) {
     EXPECT_THAT(text, HasSubstr("-30.0%"));
 }
 
+TEST(ValidationSummary, EfficiencyCurvesAreComparedInPointsOfTheirPeak) {
+    // 60% of the peak measured, 66% simulated: 10% relative, 6 points.
+    const EfficiencyOutcome near{"gemm_near", 1000, 600, 660, "TFLOP/s"};
+    EXPECT_DOUBLE_EQ(near.points(), 6.0);
+    // 50% measured, 62% simulated: 24% relative, 12 points.
+    const EfficiencyOutcome far{"gemm_far", 1000, 500, 620, "TFLOP/s"};
+    const std::string md = efficiency_markdown({near, far});
+    EXPECT_THAT(md, HasSubstr("### Efficiency (points of the datasheet peak)"));
+    EXPECT_THAT(md, HasSubstr("1 of 2 validations with a datasheet peak lie within 10 points"));
+    EXPECT_THAT(md, HasSubstr("| `gemm_near` | 1000 TFLOP/s | 60.0% | 66.0% | +6.0 |"));
+    EXPECT_THAT(md, HasSubstr("| `gemm_far` | 1000 TFLOP/s | 50.0% | 62.0% | +12.0 |"));
+    EXPECT_THAT(efficiency_text({near, far}), HasSubstr("1 of 2 within 10 points"));
+    EXPECT_THAT(efficiency_text({near, far}), HasSubstr("worst +12.0, gemm_far"));
+    EXPECT_EQ(efficiency_markdown({}), "") << "no section without cases that have a peak";
+    EXPECT_EQ(efficiency_text({}), "");
+}
+
 }  // namespace
 }  // namespace sim
