@@ -56,7 +56,8 @@ ParamTable<ControllerParams> controller_param_table() {
     t.integer("read_queue", &P::read_queue, 1, kMaxQueueEntries, "requests",
               "read queue entries per pseudo-channel (per channel with queues: per_channel)");
     t.integer("write_queue", &P::write_queue, 1, kMaxQueueEntries, "requests",
-              "write queue entries, as read_queue");
+              "write queue entries, as read_queue; on a GPU an L2 slice holds a store whose "
+              "dirty victim finds its queue full");
     t.integer("write_high_watermark", &P::write_high_watermark, 1, kMaxQueueEntries, "requests",
               "queued writes that start a write drain (at most write_queue)");
     t.integer("write_low_watermark", &P::write_low_watermark, 0, kMaxQueueEntries - 1, "requests",

@@ -46,7 +46,13 @@ MemorySystem::MemorySystem(const GpuCoreConfig& gpu,
       l1_pending_(gpu.sm_count, 0),
       slice_free_(gpu.l2.slices, 0),
       refused_reads_(dram_.pseudo_channel_count()),
-      refused_writes_(dram_.pseudo_channel_count()) {
+      refused_writes_(dram_.pseudo_channel_count()),
+      writes_outstanding_(dram_.pseudo_channel_count(), 0),
+      deferred_stores_(dram_.pseudo_channel_count()),
+      write_queue_per_pc_(
+          hbm.controller.queues_per_channel
+              ? std::max<uint32_t>(1, hbm.controller.write_queue / hbm.pseudo_channels_per_channel)
+              : hbm.controller.write_queue) {
     l1_.reserve(gpu.sm_count);
     for (uint32_t i = 0; i < gpu.sm_count; ++i)
         l1_.emplace_back(gpu.l1.bytes, gpu.l1.ways);
@@ -199,6 +205,7 @@ void MemorySystem::send_copy(std::vector<LoadReturn> receivers,
     c.write = write;
     c.walk_bytes_per_clock = walk_bytes_per_clock;
     c.lines_left = write ? 0 : static_cast<uint32_t>(n);
+    c.lines_written = 0;
     c.back_at = 0;
     events_.push(at, {EventKind::L2ArriveCopy, index});
 }
@@ -241,28 +248,23 @@ void MemorySystem::bulk_store(const LineAccess* lines, size_t n, uint64_t now) {
 void MemorySystem::copy_arrives(uint32_t copy, uint64_t now) {
     // Nothing here grows copies_, so the reference stays valid.
     Copy& c = copies_[copy];
+    if (c.write) {
+        arrive_store(kCopyWaiter | copy, now);
+        return;
+    }
     // A copy's lines are looked up one after another, each in an L2 slice's tags, which are
-    // more than the host's caches hold: hint each line's set (and, for reads, its slot in the
-    // miss index) a few lines ahead, as prefetch() does for single requests one event ahead.
+    // more than the host's caches hold: hint each line's set and its slot in the miss index a
+    // few lines ahead, as prefetch() does for single requests one event ahead.
     constexpr size_t kAhead = 4;
     const size_t n = c.lines.size();
     const auto hint = [&](size_t i) {
         if (i >= n) return;
         const uint64_t line = c.lines[i].line;
         l2_[slice_of(line)].prefetch(line);
-        if (!c.write) miss_index_.prefetch(line);
+        miss_index_.prefetch(line);
     };
     for (size_t i = 0; i < kAhead; ++i)
         hint(i);
-    if (c.write) {
-        for (size_t i = 0; i < n; ++i) {
-            hint(i + kAhead);
-            --stores_in_flight_;
-            l2_write(c.lines[i].line, c.lines[i].sectors, now);
-        }
-        free_copies_.push_back(copy);
-        return;
-    }
     // A walked copy's line i leaves the SM when the TMA unit has walked the bytes before it:
     // its hit returns, and its miss reaches the DRAM, that much later. (Its slice serves it
     // now: the slices are not the limit of a bulk copy, and a slice reserved ahead would make
@@ -335,14 +337,61 @@ uint64_t MemorySystem::slice_start(uint32_t slice, uint8_t sectors, uint64_t now
 void MemorySystem::l2_access(uint32_t slot, uint64_t now) {
     const Request& r = requests_[slot];
     if (r.write) {
-        --stores_in_flight_;
-        const uint64_t written = l2_write(r.line, r.sectors, now);
-        events_.push(written, {EventKind::StoreWritten, r.sm});
-        free_request(slot);
+        arrive_store(slot, now);
         return;
     }
     const uint64_t back = l2_read(r.line, r.sectors, slot, now);
     if (back != kNotHeld) events_.push(back, {EventKind::SmReturn, slot});
+}
+
+uint32_t MemorySystem::pseudo_channel_of(uint64_t addr) const {
+    hbm::AddressParts parts;
+    dram_.mapping().decode_into(addr % dram_capacity_, parts);
+    return static_cast<uint32_t>(dram_.pseudo_channel_of(parts));
+}
+
+uint32_t MemorySystem::blocking_pseudo_channel(uint64_t line) const {
+    const SectorCache::Victim v = l2_[slice_of(line)].victim_for(line);
+    for (uint32_t half = 0; half < 2; ++half) {
+        if (!((v.dirty >> (2 * half)) & 0x3)) continue;
+        const uint32_t pc = pseudo_channel_of(v.line + half * 64);
+        if (writes_outstanding_[pc] >= write_queue_per_pc_) return pc;
+    }
+    return kNoPc;
+}
+
+void MemorySystem::arrive_store(uint32_t store, uint64_t now) {
+    if (store & kCopyWaiter) {
+        // The lines' L2 sets hinted a few lines ahead, as copy_arrives does for loads.
+        constexpr size_t kAhead = 4;
+        const uint32_t copy = store & ~kCopyWaiter;
+        Copy& c = copies_[copy];
+        const size_t n = c.lines.size();
+        for (size_t i = c.lines_written; i < n; ++i) {
+            if (i + kAhead < n)
+                l2_[slice_of(c.lines[i + kAhead].line)].prefetch(c.lines[i + kAhead].line);
+            const uint32_t pc = blocking_pseudo_channel(c.lines[i].line);
+            if (pc != kNoPc) {
+                c.lines_written = static_cast<uint32_t>(i);
+                deferred_stores_[pc].push_back(store);
+                return;
+            }
+            --stores_in_flight_;
+            l2_write(c.lines[i].line, c.lines[i].sectors, now);
+        }
+        free_copies_.push_back(copy);
+        return;
+    }
+    const Request& r = requests_[store];
+    const uint32_t pc = blocking_pseudo_channel(r.line);
+    if (pc != kNoPc) {
+        deferred_stores_[pc].push_back(store);
+        return;
+    }
+    --stores_in_flight_;
+    const uint64_t written = l2_write(r.line, r.sectors, now);
+    events_.push(written, {EventKind::StoreWritten, r.sm});
+    free_request(store);
 }
 
 uint64_t MemorySystem::l2_write(uint64_t line, uint8_t sectors, uint64_t now) {
@@ -419,6 +468,8 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
             dram_.mapping().decode_into(addr, parts);
             pc = dram_.pseudo_channel_of(parts);
         }
+        dram_requests_[id].pc = static_cast<uint32_t>(pc);
+        if (write) ++writes_outstanding_[pc];
         if (port_) {
             port_->send({id, addr, bytes, write, pc, arrival});
             continue;
@@ -494,7 +545,16 @@ void MemorySystem::complete(const hbm::Completion* done, size_t n, uint64_t now)
     for (const hbm::Completion* c = done; c != end; ++c) {
         const DramRequest d = dram_requests_[c->id];
         dram_free_.push_back(c->id);
-        if (d.miss == kNoMiss) continue;  // a write-back
+        if (d.miss == kNoMiss) {  // a write-back: room for a store waiting on its queue
+            --writes_outstanding_[d.pc];
+            std::deque<uint32_t>& waiting = deferred_stores_[d.pc];
+            while (!waiting.empty() && writes_outstanding_[d.pc] < write_queue_per_pc_) {
+                const uint32_t store = waiting.front();
+                waiting.pop_front();
+                arrive_store(store, now);
+            }
+            continue;
+        }
         SIM_ASSERT(d.miss < misses_.size(), "a DRAM fill for a line nobody missed");
         if (--misses_[d.miss].outstanding == 0)
             fill_l2(d.line, d.miss, std::max(now, sm_cycle_at(c->done)));

@@ -5,11 +5,13 @@
 // share of a sectored, write-back, write-allocate L2 with MSHRs that merge misses to a line), the
 // path from a slice to its memory controller and back (a fixed latency each way; a miss from an
 // SM of another L2 partition crosses between the partitions as well), and the
-// cycle-level HBM stacks of models/hbm on their own clock. Loads return per line; stores are
-// fire-and-forget. Pure C++.
+// cycle-level HBM stacks of models/hbm on their own clock. Loads return per line; a store holds
+// its L1 entry until its slice has written it, and a slice takes no store while the write-backs
+// it would add find the memory controllers' write queues full. Pure C++.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -148,7 +150,8 @@ class MemorySystem final : public DramListener {
         bool write = false;
         uint32_t walk_bytes_per_clock = 0;  ///< a load's lines leave at this rate (0: at once)
         uint32_t lines_left = 0;            ///< loaded lines not back yet
-        uint64_t back_at = 0;  ///< when the latest of the lines returned so far is back
+        uint64_t back_at = 0;        ///< when the latest of the lines returned so far is back
+        uint32_t lines_written = 0;  ///< a store's lines its slices have taken so far
     };
     /// A miss's waiter: a request slot, or a copy's index with this bit set.
     static constexpr uint32_t kCopyWaiter = 1u << 31;
@@ -160,6 +163,7 @@ class MemorySystem final : public DramListener {
     struct DramRequest {  ///< a DRAM access: a load fill of a line, or a write-back
         uint64_t line = 0;
         uint32_t miss = 0;  ///< a fill's entry in misses_; kNoMiss for a write-back
+        uint32_t pc = 0;    ///< its pseudo-channel
     };
     static constexpr uint32_t kNoMiss = ~0u;
     struct Refused {
@@ -196,6 +200,16 @@ class MemorySystem final : public DramListener {
     void l2_access(uint32_t slot, uint64_t now);
     /// Returns the cycle the slice has written the line.
     uint64_t l2_write(uint64_t line, uint8_t sectors, uint64_t now);
+    /// A store (request slot) or a bulk copy's stores (kCopyWaiter | copy) reach their slices
+    /// at cycle now. Each line is written there unless the dirty line its write would evict
+    /// finds its controller's write queue full: then it waits for a write of that
+    /// pseudo-channel to finish (a copy's lines from there on with it).
+    void arrive_store(uint32_t store, uint64_t now);
+    /// The pseudo-channel whose full write queue keeps line's store from its slice, or kNoPc.
+    uint32_t blocking_pseudo_channel(uint64_t line) const;
+    static constexpr uint32_t kNoPc = ~0u;
+    /// The pseudo-channel of a DRAM address.
+    uint32_t pseudo_channel_of(uint64_t addr) const;
     /// A load of line's sectors at its slice: the cycle its data is back at the SM when L2
     /// holds it all, or kNeverCycle when waiter waits on a DRAM fill. `later`: cycles the
     /// request left the SM after the slice's service (a walked copy's line), added to the hit's
@@ -248,6 +262,14 @@ class MemorySystem final : public DramListener {
     std::vector<size_t> touched_;
     uint64_t stores_in_flight_ = 0;
     uint64_t stores_written_by_ = 0;
+    /// Per pseudo-channel: DRAM writes (write-backs of dirty L2 lines) sent and not yet
+    /// written, and the stores waiting at their slices for one of those writes to finish
+    /// (arrive_store): request slots, and bulk copies with kCopyWaiter set, in arrival order.
+    std::vector<uint32_t> writes_outstanding_;
+    std::vector<std::deque<uint32_t>> deferred_stores_;
+    /// Write-backs a pseudo-channel's controller queues: its write queue (its share of its
+    /// channel's, when the two pseudo-channels share one).
+    uint32_t write_queue_per_pc_;
     MemoryCounters counters_;
 };
 

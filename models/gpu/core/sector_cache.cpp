@@ -101,6 +101,15 @@ void SectorCache::fill(uint64_t line, uint8_t sectors, bool dirty, Victim& victi
     if (dirty) bits |= static_cast<uint8_t>((sectors & 0xF) << 4);
 }
 
+SectorCache::Victim SectorCache::victim_for(uint64_t line) const {
+    const Set s = set_of(line);
+    if (find(s, line) != kMissing) return {};
+    const size_t w = victim_way(s);
+    const uint64_t tag = s.tags()[w];
+    const uint8_t evicted = dirty_of(s.bits()[w]);
+    return tag != kFree && evicted ? Victim{tag, evicted} : Victim{};
+}
+
 void SectorCache::invalidate(uint64_t line) {
     const Set s = set_of(line);
     const size_t w = find(s, line);

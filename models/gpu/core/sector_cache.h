@@ -32,6 +32,8 @@ class SectorCache {
     /// `sectors` valid (and dirty when dirty). An evicted line with dirty sectors is reported
     /// in victim (victim.dirty is 0 otherwise).
     void fill(uint64_t line, uint8_t sectors, bool dirty, Victim& victim);
+    /// The dirty line a fill of line would evict now (victim.dirty 0: none; no state changes).
+    Victim victim_for(uint64_t line) const;
     /// Asks the host to bring line's set into its caches (a hint: no state changes). A caller
     /// that knows a batch of lines it is about to look up or fill hints them all first, so that
     /// the host fetches them together instead of stalling on one set after another.

@@ -76,6 +76,21 @@ TEST(GpuCore, ASampledMemsetLargerThanL2AgreesWithItsFullRun) {
     EXPECT_GT(full.sm.stall_pipeline + full.sm.stall_memory, 0u);
 }
 
+TEST(GpuCore, AStoreOnlyKernelLargerThanL2IsPacedByTheDramWrites) {
+    // 16 MiB of stores through a 4 MB L2 to one HBM3 stack: once the L2 is full of dirty lines
+    // every store evicts one, and a slice takes a store only while the victim's controller has
+    // room in its write queue. The kernel then runs at the DRAM's write rate: never faster than
+    // the pins (until 2026-12-07 the write-backs queued without bound, and the kernel ended
+    // with them still queued: 770 GB/s against the stack's 669 here), and not far below them.
+    const GpuParams p = small_h100();
+    const uint64_t n = 1 << 22;
+    const KernelResult r = run(p, elementwise_op(n, 0, {}, /*inputs=*/0));
+    EXPECT_GE(r.memory.dram_write_bytes, 4 * n - p.core.l2.bytes);
+    const double pins = p.hbm.peak_bandwidth();
+    EXPECT_LE(dram_bandwidth(p, r), pins);
+    EXPECT_GT(dram_bandwidth(p, r), 0.8 * pins);
+}
+
 TEST(GpuCore, FewerResidentWarpsHideLessLatency) {
     const GpuParams p = small_h100();
     const uint64_t n = 1 << 21;
@@ -199,7 +214,8 @@ TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
     // takes 44.7, 4.7% slow in all. That is within the 5% the sampler trusts its waves to, not
     // the 2% asserted here, so the phase averaging is checked on one partition and the preset
     // held to the sampler's own tolerance. Since stores hold L1 entries until L2 has written
-    // them, the one-partition run reads 2.1% slow: held to 2.5%.
+    // them, the one-partition run reads 2.1% slow, and 3.2% since a slice holds a store whose
+    // dirty victim finds its controller's write queue full: held to 3.5%.
     const GpuParams preset = testing::gpu_preset("h100");
     const GpuParams p = testing::gpu_preset("h100", {"l2.partitions=1"});
     Op op;
@@ -216,7 +232,7 @@ TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
     const KernelResult sampled = run_on(p, true);
     ASSERT_TRUE(sampled.extrapolated);
     ASSERT_EQ(full.ctas, 1024u * 8);  // a cluster of 8 per row
-    EXPECT_NEAR(double(sampled.cycles) / double(full.cycles), 1.0, 0.025);
+    EXPECT_NEAR(double(sampled.cycles) / double(full.cycles), 1.0, 0.035);
     // The row, read once (a cluster's last CTA reads a few vectors past the row's end).
     EXPECT_NEAR(double(full.memory.dram_read_bytes) / (1024.0 * 128256 * 2), 1.0, 0.001);
     EXPECT_NEAR(sampled.totals.dram_read_bytes / double(full.memory.dram_read_bytes), 1.0, 0.01);

@@ -140,6 +140,24 @@ TEST(SectorCache, SectorsFillOneAtATimeAndLruEvictsDirtyLines) {
     EXPECT_EQ(c.lookup(0, 0xF), 0);
 }
 
+TEST(SectorCache, VictimForNamesTheDirtyLineAFillWouldEvictAndChangesNothing) {
+    SectorCache c(2 * 128, 2);  // one set of two ways
+    SectorCache::Victim v;
+    c.fill(0, 0xF, false, v);
+    EXPECT_EQ(c.victim_for(128).dirty, 0) << "a free way: nothing evicted";
+    c.fill(128, 0x3, true, v);
+    EXPECT_EQ(c.victim_for(0).dirty, 0) << "a present line evicts nothing";
+    EXPECT_EQ(c.victim_for(256).dirty, 0) << "the LRU line, 0, is clean";
+    c.lookup(0, 0x1);  // line 128, dirty, becomes the least recent
+    const SectorCache::Victim next = c.victim_for(256);
+    EXPECT_EQ(next.line, 128u);
+    EXPECT_EQ(next.dirty, 0x3);
+    EXPECT_EQ(c.victim_for(256).line, 128u) << "asking changed nothing";
+    c.fill(256, 0xF, false, v);
+    EXPECT_EQ(v.line, next.line);
+    EXPECT_EQ(v.dirty, next.dirty);
+}
+
 // The LRU clock is 16 bits per set: when it would wrap, the set's stamps are renumbered in
 // their order, and the least recently used line is still the one evicted.
 TEST(SectorCache, LruOrderSurvivesTheClockWrapping) {
