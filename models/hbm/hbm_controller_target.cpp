@@ -86,6 +86,15 @@ tlm::tlm_sync_enum HbmControllerTarget::nb_transport_fw(int port,
                name() << ": BEGIN_REQ on port " << port
                       << " before END_REQ of its previous request (base protocol)");
     if (!well_formed(port, trans)) return tlm::TLM_COMPLETED;
+    // After idle time nobody woke the memory for its refreshes: they are booked now, as
+    // HbmTarget does, and the wake-ups they left behind are passed.
+    const uint64_t now = now_cycle();
+    if (system_.next_event() < now) {
+        system_.skip_idle_refreshes(now);
+        done_.clear();
+        system_.advance(now - 1, done_);
+        SIM_ASSERT(done_.empty(), name() << " had requests in flight while nobody woke it");
+    }
     const uint64_t arrival = clock_.cycle_at(now_ps() + TimePs{delay.value()}).value();
     if (try_send(port, trans, arrival)) {
         phase = tlm::END_REQ;

@@ -18,6 +18,7 @@ enum class EventKind : uint8_t {
     SmReturn,      ///< payload: request slot; the data reaches the SM's L1
     CopyReturn,    ///< payload: a bulk copy, whose last line reaches the SM(s)
     StoreWritten,  ///< payload: SM index; a store of that SM has been written in L2
+    WriteRoom,     ///< payload: pseudo-channel; a DRAM write finished, its write queue has room
 };
 
 struct Event {

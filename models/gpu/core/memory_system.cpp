@@ -314,6 +314,15 @@ void MemorySystem::on_event(const Event& e, uint64_t now, std::vector<LoadReturn
             --l1_pending_[e.payload];
             done.push_back({e.payload, kStoreWrittenToken, 1});
             return;
+        case EventKind::WriteRoom: {
+            std::deque<uint32_t>& waiting = deferred_stores_[e.payload];
+            while (!waiting.empty() && writes_outstanding_[e.payload] < write_queue_per_pc_) {
+                const uint32_t store = waiting.front();
+                waiting.pop_front();
+                arrive_store(store, now);
+            }
+            return;
+        }
         case EventKind::SmReturn: break;
         default: SIM_ASSERT(false, "memory system got a foreign event");
     }
@@ -546,13 +555,11 @@ void MemorySystem::complete(const hbm::Completion* done, size_t n, uint64_t now)
         const DramRequest d = dram_requests_[c->id];
         dram_free_.push_back(c->id);
         if (d.miss == kNoMiss) {  // a write-back: room for a store waiting on its queue
-            --writes_outstanding_[d.pc];
-            std::deque<uint32_t>& waiting = deferred_stores_[d.pc];
-            while (!waiting.empty() && writes_outstanding_[d.pc] < write_queue_per_pc_) {
-                const uint32_t store = waiting.front();
-                waiting.pop_front();
-                arrive_store(store, now);
-            }
+            // The slices take the waiting stores in the SMs' loop (on_event), not here: this
+            // may run inside the DRAM's own step (a port's completion callback).
+            if (writes_outstanding_[d.pc]-- == write_queue_per_pc_ &&
+                !deferred_stores_[d.pc].empty())
+                events_.push(now, {EventKind::WriteRoom, d.pc});
             continue;
         }
         SIM_ASSERT(d.miss < misses_.size(), "a DRAM fill for a line nobody missed");

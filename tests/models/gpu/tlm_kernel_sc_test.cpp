@@ -119,6 +119,15 @@ TEST(TlmKernel, BackPressureFromFullControllerQueuesGivesTheSameResult) {
     EXPECT_GT(expect_equal_to_the_core_alone(p, k, false, TlmKernel::Path::Tlm), 0u);
 }
 
+TEST(TlmKernel, StoresHeldByFullWriteQueuesGiveTheSameResult) {
+    // 16 MiB of stores through the 4 MB L2: the slices hold stores whose dirty victims find
+    // their controller's write queue full, and take them as the DRAM's writes complete, which
+    // come back through the socket.
+    const GpuParams p = small_h100(8);
+    const KernelLaunch k = testing::lower_one(elementwise_op(1 << 22, 0, {}, /*inputs=*/0), p);
+    expect_equal_to_the_core_alone(p, k, false, TlmKernel::Path::Tlm);
+}
+
 TEST(TlmKernel, ASampledTensorCoreGemmThroughTheSocketsEqualsTheDirectPath) {
     // Bulk copies (TMA) into shared memory, write-backs from L2, wave sampling and main-loop
     // fast-forward: everything the direct path does between the SMs and the DRAM.

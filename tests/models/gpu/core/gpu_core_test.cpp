@@ -214,8 +214,8 @@ TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
     // takes 44.7, 4.7% slow in all. That is within the 5% the sampler trusts its waves to, not
     // the 2% asserted here, so the phase averaging is checked on one partition and the preset
     // held to the sampler's own tolerance. Since stores hold L1 entries until L2 has written
-    // them, the one-partition run reads 2.1% slow, and 3.2% since a slice holds a store whose
-    // dirty victim finds its controller's write queue full: held to 3.5%.
+    // them, the one-partition run reads 2.1% slow, and 1.1% since a slice holds a store whose
+    // dirty victim finds its controller's write queue full: held to 2.5%.
     const GpuParams preset = testing::gpu_preset("h100");
     const GpuParams p = testing::gpu_preset("h100", {"l2.partitions=1"});
     Op op;
@@ -232,7 +232,7 @@ TEST(GpuCore, SampledClusterSoftmaxTimeAndReadsAgreeWithItsFullRun) {
     const KernelResult sampled = run_on(p, true);
     ASSERT_TRUE(sampled.extrapolated);
     ASSERT_EQ(full.ctas, 1024u * 8);  // a cluster of 8 per row
-    EXPECT_NEAR(double(sampled.cycles) / double(full.cycles), 1.0, 0.035);
+    EXPECT_NEAR(double(sampled.cycles) / double(full.cycles), 1.0, 0.025);
     // The row, read once (a cluster's last CTA reads a few vectors past the row's end).
     EXPECT_NEAR(double(full.memory.dram_read_bytes) / (1024.0 * 128256 * 2), 1.0, 0.001);
     EXPECT_NEAR(sampled.totals.dram_read_bytes / double(full.memory.dram_read_bytes), 1.0, 0.01);
