@@ -38,16 +38,14 @@ void add(ComponentSummary& row, std::vector<double>& abs_errors, const CaseOutco
     }
 }
 
-std::string percent(double fraction, const char* fmt) {
+std::string formatted(const char* fmt, double v) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, fmt, 100 * fraction);
+    std::snprintf(buf, sizeof buf, fmt, v);
     return buf;
 }
 
-std::string number_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
+std::string percent(double fraction, const char* fmt) {
+    return formatted(fmt, 100 * fraction);
 }
 
 std::string within_text(const ComponentSummary& r) {
@@ -81,9 +79,7 @@ const EfficiencyOutcome& worst_in_points(const std::vector<EfficiencyOutcome>& r
 }
 
 std::string points_text(double points) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%+.1f", points);
-    return buf;
+    return formatted("%+.1f", points);
 }
 
 }  // namespace
@@ -98,7 +94,7 @@ std::string efficiency_markdown(const std::vector<EfficiencyOutcome>& rows) {
                      " points of it (simulated share of the peak minus the measured share).\n\n"
                      "| case | peak | measured | simulated | points |\n|---|---|---|---|---|\n";
     for (const EfficiencyOutcome& r : rows) {
-        md += "| `" + r.id + "` | " + number_text(r.peak) + " " + r.unit + " | " +
+        md += "| `" + r.id + "` | " + formatted("%g", r.peak) + " " + r.unit + " | " +
               percent(r.measured / r.peak, "%.1f%%") + " | " +
               percent(r.simulated / r.peak, "%.1f%%") + " | " + points_text(r.points()) + " |\n";
     }

@@ -360,6 +360,7 @@ uint32_t MemorySystem::pseudo_channel_of(uint64_t addr) const {
 }
 
 uint32_t MemorySystem::blocking_pseudo_channel(uint64_t line) const {
+    if (full_write_queues_ == 0) return kNoPc;
     const SectorCache::Victim v = l2_[slice_of(line)].victim_for(line);
     for (uint32_t half = 0; half < 2; ++half) {
         if (!((v.dirty >> (2 * half)) & 0x3)) continue;
@@ -478,7 +479,7 @@ void MemorySystem::dram_access(uint64_t line, uint8_t sectors, uint32_t miss, ui
             pc = dram_.pseudo_channel_of(parts);
         }
         dram_requests_[id].pc = static_cast<uint32_t>(pc);
-        if (write) ++writes_outstanding_[pc];
+        if (write && ++writes_outstanding_[pc] == write_queue_per_pc_) ++full_write_queues_;
         if (port_) {
             port_->send({id, addr, bytes, write, pc, arrival});
             continue;
@@ -557,9 +558,11 @@ void MemorySystem::complete(const hbm::Completion* done, size_t n, uint64_t now)
         if (d.miss == kNoMiss) {  // a write-back: room for a store waiting on its queue
             // The slices take the waiting stores in the SMs' loop (on_event), not here: this
             // may run inside the DRAM's own step (a port's completion callback).
-            if (writes_outstanding_[d.pc]-- == write_queue_per_pc_ &&
-                !deferred_stores_[d.pc].empty())
-                events_.push(now, {EventKind::WriteRoom, d.pc});
+            if (writes_outstanding_[d.pc]-- == write_queue_per_pc_) {
+                --full_write_queues_;
+                if (!deferred_stores_[d.pc].empty())
+                    events_.push(now, {EventKind::WriteRoom, d.pc});
+            }
             continue;
         }
         SIM_ASSERT(d.miss < misses_.size(), "a DRAM fill for a line nobody missed");

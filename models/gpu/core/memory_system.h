@@ -267,6 +267,9 @@ class MemorySystem final : public DramListener {
     /// (arrive_store): request slots, and bulk copies with kCopyWaiter set, in arrival order.
     std::vector<uint32_t> writes_outstanding_;
     std::vector<std::deque<uint32_t>> deferred_stores_;
+    /// Pseudo-channels whose writes_outstanding_ fill their write queue: while none does, a
+    /// store needs no look at the line it would evict.
+    uint32_t full_write_queues_ = 0;
     /// Write-backs a pseudo-channel's controller queues: its write queue (its share of its
     /// channel's, when the two pseudo-channels share one).
     uint32_t write_queue_per_pc_;
