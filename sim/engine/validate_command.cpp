@@ -18,6 +18,8 @@
 
 #include "sim/config/loader.h"
 #include "sim/engine/command_line.h"
+#include "sim/engine/figure_text.h"
+#include "sim/engine/measurement_spread.h"
 #include "sim/engine/output_dir.h"
 #include "sim/engine/validation_cases.h"
 #include "sim/engine/validation_summary.h"
@@ -138,17 +140,6 @@ Outcome run_case(const std::string& exe, const ValidationCase& c, const fs::path
     return o;
 }
 
-std::string format(const char* fmt, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
-}
-
-// A figure with about four significant digits.
-std::string number(double v) {
-    return format(std::fabs(v) >= 100 ? "%.1f" : std::fabs(v) >= 1 ? "%.2f" : "%.3g", v);
-}
-
 std::string csv_cell(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
     std::string q = "\"";
@@ -202,10 +193,11 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
 
     std::string csv =
         "id,component,check,hardware,workload,measured,simulated,unit,error,tolerance,pass,"
-        "known_gap,source,seconds,peak,points\n";
+        "known_gap,source,seconds,peak,points,group\n";
     std::string md;
     std::vector<CaseOutcome> outcomes;
     std::vector<EfficiencyOutcome> efficiency;
+    std::vector<GroupedMember> grouped;
     int failed_runs = 0;
     size_t passed[2] = {0, 0}, total[2] = {0, 0};
     std::printf("%-34s %-11s %-11s %12s %12s %-6s %8s %6s  %s\n", "case", "component", "check",
@@ -229,8 +221,8 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
             if (o.simulated) {
                 err = (*o.simulated - c.measured) / c.measured;
                 pass = std::fabs(err) <= c.tolerance;
-                sim_text = number(*o.simulated);
-                err_text = format("%+.1f%%", 100 * err);
+                sim_text = figure_text(*o.simulated);
+                err_text = formatted("%+.1f%%", 100 * err);
                 pass_text = pass ? "yes" : (c.known_gap.empty() ? "NO" : "no (gap)");
                 passed[k] += pass ? 1 : 0;
             } else {
@@ -241,26 +233,28 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
                 eff = EfficiencyOutcome{c.id, c.peak, c.measured, *o.simulated, c.unit};
                 efficiency.push_back(*eff);
             }
+            grouped.push_back({c.group, c.unit, {c.id, c.measured, o.simulated}});
             outcomes.push_back({c.id, c.component, c.check,
                                 o.simulated ? std::optional<double>(err) : std::nullopt,
                                 c.tolerance, !c.known_gap.empty()});
             std::printf("%-34s %-11s %-11s %12s %12s %-6s %8s %6s  %s\n", c.id.c_str(),
-                        c.component.c_str(), to_string(c.check).c_str(), number(c.measured).c_str(),
-                        sim_text.c_str(), c.unit.c_str(), err_text.c_str(), pass_text.c_str(),
-                        c.source.c_str());
+                        c.component.c_str(), to_string(c.check).c_str(),
+                        figure_text(c.measured).c_str(), sim_text.c_str(), c.unit.c_str(),
+                        err_text.c_str(), pass_text.c_str(), c.source.c_str());
             if (!o.simulated) std::printf("    %s: %s\n", c.id.c_str(), o.error.c_str());
             csv += csv_cell(c.id) + "," + csv_cell(c.component) + "," + to_string(c.check) + "," +
                    csv_cell(c.hardware) + "," + csv_cell(c.workload) + "," +
-                   format("%.6g", c.measured) + "," +
-                   (o.simulated ? format("%.6g", *o.simulated) : "") + "," + csv_cell(c.unit) +
-                   "," + (o.simulated ? format("%.6g", err) : "") + "," +
-                   format("%.6g", c.tolerance) + "," + (pass ? "1" : "0") + "," +
+                   formatted("%.6g", c.measured) + "," +
+                   (o.simulated ? formatted("%.6g", *o.simulated) : "") + "," + csv_cell(c.unit) +
+                   "," + (o.simulated ? formatted("%.6g", err) : "") + "," +
+                   formatted("%.6g", c.tolerance) + "," + (pass ? "1" : "0") + "," +
                    csv_cell(c.known_gap) + "," + csv_cell(c.source) + "," +
-                   format("%.3f", o.seconds) + "," + (c.peak > 0 ? format("%.6g", c.peak) : "") +
-                   "," + (eff ? format("%.6g", eff->points()) : "") + "\n";
+                   formatted("%.3f", o.seconds) + "," +
+                   (c.peak > 0 ? formatted("%.6g", c.peak) : "") + "," +
+                   (eff ? formatted("%.6g", eff->points()) : "") + "," + csv_cell(c.group) + "\n";
             md += "| `" + c.id + "` | " + c.hardware + " | " + c.workload + " | " +
-                  number(c.measured) + " " + c.unit + " | " + sim_text + " " + c.unit + " | " +
-                  err_text + " | ±" + format("%.0f%%", 100 * c.tolerance) + " | " + pass_text +
+                  figure_text(c.measured) + " " + c.unit + " | " + sim_text + " " + c.unit + " | " +
+                  err_text + " | ±" + formatted("%.0f%%", 100 * c.tolerance) + " | " + pass_text +
                   " | " + c.source + " |\n";
         }
     }
@@ -272,13 +266,16 @@ int run_validate_command(const std::string& argv0, const std::vector<std::string
     const std::vector<ComponentSummary> summary = summarize_by_component(outcomes);
     std::printf("\n%s", summary_text(summary).c_str());
     std::printf("%s", efficiency_text(efficiency).c_str());
+    const std::vector<SpreadGroup> spread = spread_groups(grouped);
+    std::printf("%s", spread_text(spread).c_str());
     std::error_code ec;
     fs::remove_all(scratch, ec);
     if (out) {
         out->write("validation.csv", csv);
         out->write("validation.md",
                    "<!-- written by wallsim validate -->\n\n" + summary_markdown(summary) + md +
-                       (efficiency.empty() ? "" : "\n" + efficiency_markdown(efficiency)));
+                       (efficiency.empty() ? "" : "\n" + efficiency_markdown(efficiency)) +
+                       (spread.empty() ? "" : "\n" + spread_markdown(spread)));
         out->commit();
     }
     return failed_runs > 0 ? 1 : 0;

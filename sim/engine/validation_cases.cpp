@@ -11,12 +11,17 @@ namespace sim {
 
 namespace {
 
+constexpr const char* kNameCharacters = "abcdefghijklmnopqrstuvwxyz0123456789_";
+
+bool valid_name(const std::string& s) {
+    return !s.empty() && s.find_first_not_of(kNameCharacters) == std::string::npos;
+}
+
 ValidationCase read_case(const ConfigNode& n, const std::string& file) {
     ValidationCase c;
     c.file = file;
     n.require("id", c.id);
-    if (c.id.empty() ||
-        c.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+    if (!valid_name(c.id))
         n.fail("id", "'" + c.id + "': expected lower-case letters, digits and _");
     n.require("component", c.component);
     std::string check = "validation";
@@ -57,10 +62,41 @@ ValidationCase read_case(const ConfigNode& n, const std::string& file) {
     if (n.get("peak", c.peak) && !(c.peak >= c.measured))
         n.fail("peak",
                "must be at least the measured figure (the datasheet peak, in " + c.unit + ")");
+    if (n.get("group", c.group)) {
+        if (!valid_name(c.group))
+            n.fail("group", "'" + c.group + "': expected lower-case letters, digits and _");
+        c.group_at = n.location_of("group");
+    }
     n.get("known_gap", c.known_gap);
     n.get("slow", c.slow);
     n.reject_unknown_keys();
     return c;
+}
+
+// A group gathers at least two validations of one workload, in one unit.
+void check_groups(const std::vector<ValidationCase>& cases) {
+    for (const ValidationCase& c : cases) {
+        if (c.group.empty()) continue;
+        if (c.check != CheckKind::Validation)
+            throw ConfigError(c.group_at, "group",
+                              "'" + c.group +
+                                  "': only validations (independent measurements) "
+                                  "are grouped, and " +
+                                  c.id + " is a consistency check");
+        size_t members = 0;
+        for (const ValidationCase& o : cases) {
+            if (o.group != c.group) continue;
+            ++members;
+            if (o.unit != c.unit)
+                throw ConfigError(o.group_at, "group",
+                                  "'" + c.group + "': " + o.id + " is in " + o.unit + " and " +
+                                      c.id + " in " + c.unit + "; a group's cases share a unit");
+        }
+        if (members < 2)
+            throw ConfigError(c.group_at, "group",
+                              "'" + c.group + "' has only " + c.id +
+                                  "; a group names a workload measured by two cases or more");
+    }
 }
 
 }  // namespace
@@ -96,6 +132,7 @@ std::vector<ValidationCase> load_validation_cases(const std::string& dir) {
     if (cases.empty())
         throw ConfigError(SourceLocation{dir, 0, 0}, "--cases",
                           "no validation cases in '" + dir + "' (expected *.yaml with cases:)");
+    check_groups(cases);
     return cases;
 }
 

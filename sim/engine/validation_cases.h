@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/config/config_node.h"
+#include "sim/core/error.h"
 
 namespace sim {
 
@@ -38,9 +39,14 @@ struct ValidationCase {
     /// The case is then also compared as efficiency curves are, in points of this peak:
     /// 100 x (simulated - measured) / peak. 0: not a rate with a peak.
     double peak = 0;
-    std::string known_gap;  ///< non-empty: why the model misses it today (tests skip it)
-    bool slow = false;      ///< runs only with `wallsim validate --all` (minutes of CPU)
-    std::string file;       ///< the file it came from, for messages
+    /// Non-empty: the workload's name when the same workload was measured on other systems
+    /// too; the cases sharing it are compared with the range their measurements span
+    /// (sim/engine/measurement_spread.h). At least two validations in one unit share a group.
+    std::string group;
+    SourceLocation group_at;  ///< where `group:` was given, for messages
+    std::string known_gap;    ///< non-empty: why the model misses it today (tests skip it)
+    bool slow = false;        ///< runs only with `wallsim validate --all` (minutes of CPU)
+    std::string file;         ///< the file it came from, for messages
 };
 
 /// Every case of every *.yaml file in dir (sorted by file name, then in file order). Throws

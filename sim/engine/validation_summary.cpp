@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/engine/figure_text.h"
+
 namespace sim {
 
 namespace {
@@ -36,12 +38,6 @@ void add(ComponentSummary& row, std::vector<double>& abs_errors, const CaseOutco
         row.worst_id = c.id;
         row.worst_error = *c.error;
     }
-}
-
-std::string formatted(const char* fmt, double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
 }
 
 std::string percent(double fraction, const char* fmt) {

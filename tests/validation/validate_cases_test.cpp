@@ -80,8 +80,16 @@ TEST(ValidateCases, EveryCaseRunsAndTheOnesWithoutAKnownGapPass) {
     EXPECT_THAT(md, HasSubstr("| network | "));
     EXPECT_THAT(md, HasSubstr("| **all** | "));
     EXPECT_THAT(md, HasSubstr("### Efficiency (points of the datasheet peak)"));
+    EXPECT_THAT(md, HasSubstr("### Measurement spread"));
+    EXPECT_THAT(md, HasSubstr("| `allreduce_8xa100_32mib` | 4 | "))
+        << "the 8 x A100 AllReduce at 32 MiB was recorded on four systems";
+    size_t grouped = 0;
+    for (const Row& row : rows)
+        grouped += !row.at("group").empty();
+    EXPECT_GE(grouped, 20u) << "the cases of one workload on several systems name their group";
     EXPECT_THAT(r.out, HasSubstr("validations: "));
     EXPECT_THAT(r.out, HasSubstr("efficiency: "));
+    EXPECT_THAT(r.out, HasSubstr("spread: "));
     EXPECT_THAT(r.out, HasSubstr("consistency\n"));
 }
 
@@ -149,6 +157,23 @@ TEST(ValidateCases, MalformedCasesAreBadInput) {
     std::ofstream(cases / "cases.yaml") << "cases:\n" << good;
     testing::expect_bad_input(wallsim("validate --cases " + cases.string() + " --filter zzz", dir),
                               "--filter");
+    // A group names one workload measured by two validations or more, in one unit.
+    const std::string grouped = good + "    group: g\n";
+    std::string other = grouped;
+    other.replace(other.find("id: x"), 5, "id: y");
+    std::ofstream(cases / "cases.yaml") << "cases:\n" << grouped;
+    testing::expect_bad_input(wallsim("validate --cases " + cases.string(), dir),
+                              "two cases or more");
+    std::string other_unit = other;
+    other_unit.replace(other_unit.find("unit: B/s"), 9, "unit: GB/s");
+    std::ofstream(cases / "cases.yaml") << "cases:\n" << grouped << other_unit;
+    testing::expect_bad_input(wallsim("validate --cases " + cases.string(), dir), "share a unit");
+    std::ofstream(cases / "cases.yaml") << "cases:\n"
+                                        << grouped << other << "    check: consistency\n";
+    testing::expect_bad_input(wallsim("validate --cases " + cases.string(), dir),
+                              "only validations");
+    std::ofstream(cases / "cases.yaml") << "cases:\n" << good << "    group: G-1\n";
+    testing::expect_bad_input(wallsim("validate --cases " + cases.string(), dir), "group");
     // Slow cases run only with --all.
     std::ofstream(cases / "cases.yaml") << "cases:\n" << good << "    slow: true\n";
     testing::expect_bad_input(wallsim("validate --cases " + cases.string(), dir), "--all");
