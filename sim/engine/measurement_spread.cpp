@@ -109,16 +109,19 @@ std::string spread_markdown(const std::vector<SpreadGroup>& groups) {
 std::string spread_text(const std::vector<SpreadGroup>& groups) {
     if (groups.empty()) return "";
     const SpreadGroup* furthest = nullptr;
+    double furthest_off = 0;
     for (const SpreadGroup& g : groups) {
         const auto o = g.outside();
-        if (o && (!furthest || std::fabs(*o) > std::fabs(*furthest->outside()))) furthest = &g;
+        if (o && std::fabs(*o) > std::fabs(furthest_off)) {
+            furthest = &g;
+            furthest_off = *o;
+        }
     }
     std::string text = "spread: " + std::to_string(inside_count(groups)) + " of " +
                        std::to_string(groups.size()) +
                        " workloads measured on several systems simulate inside their measured "
                        "range";
-    if (furthest && *furthest->outside() != 0)
-        text += " (furthest " + outside_text(furthest->outside()) + ", " + furthest->name + ")";
+    if (furthest) text += " (furthest " + outside_text(furthest_off) + ", " + furthest->name + ")";
     return text + "\n";
 }
 

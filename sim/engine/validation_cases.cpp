@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "sim/config/loader.h"
@@ -75,27 +76,29 @@ ValidationCase read_case(const ConfigNode& n, const std::string& file) {
 
 // A group gathers at least two validations of one workload, in one unit.
 void check_groups(const std::vector<ValidationCase>& cases) {
+    std::map<std::string, std::vector<const ValidationCase*>> groups;
     for (const ValidationCase& c : cases) {
-        if (c.group.empty()) continue;
-        if (c.check != CheckKind::Validation)
-            throw ConfigError(c.group_at, "group",
-                              "'" + c.group +
-                                  "': only validations (independent measurements) "
-                                  "are grouped, and " +
-                                  c.id + " is a consistency check");
-        size_t members = 0;
-        for (const ValidationCase& o : cases) {
-            if (o.group != c.group) continue;
-            ++members;
-            if (o.unit != c.unit)
-                throw ConfigError(o.group_at, "group",
-                                  "'" + c.group + "': " + o.id + " is in " + o.unit + " and " +
-                                      c.id + " in " + c.unit + "; a group's cases share a unit");
-        }
-        if (members < 2)
-            throw ConfigError(c.group_at, "group",
-                              "'" + c.group + "' has only " + c.id +
+        if (!c.group.empty()) groups[c.group].push_back(&c);
+    }
+    for (const auto& [group, members] : groups) {
+        const ValidationCase& first = *members.front();
+        if (members.size() < 2)
+            throw ConfigError(first.group_at, "group",
+                              "'" + group + "' has only " + first.id +
                                   "; a group names a workload measured by two cases or more");
+        for (const ValidationCase* c : members) {
+            if (c->check != CheckKind::Validation)
+                throw ConfigError(c->group_at, "group",
+                                  "'" + group +
+                                      "': only validations (independent measurements) are "
+                                      "grouped, and " +
+                                      c->id + " is a consistency check");
+            if (c->unit != first.unit)
+                throw ConfigError(c->group_at, "group",
+                                  "'" + group + "': " + c->id + " is in " + c->unit + " and " +
+                                      first.id + " in " + first.unit +
+                                      "; a group's cases share a unit");
+        }
     }
 }
 
